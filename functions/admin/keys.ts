@@ -1,0 +1,32 @@
+import { z } from '@hono/zod-openapi';
+import type { Group } from '../../lib/http/env';
+import { json, jsonBody } from '../../lib/http/openapi';
+import { createKey, updateKey } from '../../lib/orgs/admin';
+import { adminRoute } from './route';
+import { CreateKeyBody, Key, OrgIdParam, UpdateKeyBody } from './schema';
+
+const create = adminRoute({
+  method: 'post',
+  path: '/admin/v1/orgs/{org_id}/keys',
+  summary: 'Create an API key; `secret` is the whole key and is shown only in this response',
+  request: { params: OrgIdParam, body: jsonBody(CreateKeyBody) },
+  responses: { 201: json(z.object({ key: Key, secret: z.string() }), 'Created') },
+});
+
+const update = adminRoute({
+  method: 'patch',
+  path: '/admin/v1/keys/{key_id}',
+  summary: 'Grant an autonomy level, change scopes, or revoke a key (visible to the API within 30 s)',
+  request: { params: z.object({ key_id: z.uuid() }), body: jsonBody(UpdateKeyBody) },
+  responses: { 200: json(z.object({ key: Key })) },
+});
+
+export function registerKeys(app: Group) {
+  app.openapi(create, async (c) => c.json(await createKey(c.get('services').db, c.req.valid('param').org_id, c.req.valid('json')), 201));
+  app.openapi(update, async (c) => {
+    const { db, clock, keyCache } = c.get('services');
+    const key = await updateKey(db, c.req.valid('param').key_id, c.req.valid('json'), clock.now());
+    keyCache.clear(); // this process sees the change at once; other isolates within the 30 s cache lifetime
+    return c.json({ key }, 200);
+  });
+}

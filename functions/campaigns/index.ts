@@ -1,0 +1,4 @@
+import { workerApp } from '../../lib/runtime/worker';
+import { campaignsGroup } from './app';
+
+export default workerApp([campaignsGroup]);

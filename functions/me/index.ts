@@ -1,0 +1,4 @@
+import { workerApp } from '../../lib/runtime/worker';
+import { meGroup } from './app';
+
+export default workerApp([meGroup]);

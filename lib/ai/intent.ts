@@ -1,0 +1,182 @@
+// Reads what the lead actually asked for. The classifier says how warm a reply is;
+// this says what to do about it (answer pricing, propose times, close politely…).
+// Patterns are deliberately explicit: a wrong intent produces a confidently wrong
+// draft, so anything not matched falls back to a low-confidence clarifying reply.
+
+import { MONTHS, addDays, earlyInMonth, nextWeekday, onOrAfterBusinessDay, utcDay } from './dates';
+import { findTools } from './context';
+
+export type QuestionKind = 'pricing' | 'how_it_works' | 'integration' | 'proof' | 'question';
+export type IntentKind =
+  | 'unsubscribe' | 'ooo' | 'referral' | 'who_are_you' | 'later' | 'not_interested'
+  | 'confirm_time' | 'meeting' | QuestionKind | 'send_info' | 'positive' | 'unclear';
+
+export interface Referral { name: string | null; role: string | null; email: string | null; introduced: boolean }
+
+export interface Intent {
+  primary: IntentKind;
+  /** How specific the match was (0..1); multiplied into the final confidence. */
+  specificity: number;
+  questions: QuestionKind[];
+  wantsMeeting: boolean;
+  /** Lead asked not to have a call ("just email it over"): no meeting CTA. */
+  noCall: boolean;
+  alreadyCovered: boolean;
+  weekdays: number[];
+  nextWeek: boolean;
+  proposed: { day: Date; minutes: number } | null;
+  referral: Referral | null;
+  later: { target: Date; monthStart: boolean } | null;
+  tools: string[];
+  questionText: string | null;
+}
+
+const RE = {
+  unsubscribe: /\b(unsubscribe|remove me|take me off|opt(?:-| )?out|stop (?:emailing|messaging|contacting|sending|texting)|do not (?:contact|email|message|text)|don'?t (?:contact|email|message|text) me|leave me alone|no more (?:emails|messages)|remove (?:my|this) (?:email|address|number))\b|^\s*stop[.!]?\s*$/i,
+  ooo: /\b(out of (?:the )?office|on (?:annual |parental |maternity |paternity |sick )?leave|on (?:vacation|holiday)|limited access to (?:my )?email|auto(?:matic|mated)?[- ]reply)\b/i,
+  who: /\b(who (?:are|is) (?:you|this)|how did you get (?:my|this|our)|where did you (?:get|find)|do i know you|have we (?:met|spoken)|what is this (?:about|regarding)|is this (?:spam|automated|a bot)|why (?:are you|did you|you) (?:emailing|contacting|messaging|reaching|reach))\b/i,
+  laterExplicit: /\b(next (?:quarter|month|year)|q[1-4]|in (?:a few|a couple of|\d+|two|three|four|five|six|a) (?:weeks?|months?)|after (?:the )?(?:holidays|new year|summer|christmas|budget\w*)|new year|revisit|circle back|check back|touch base (?:later|again|in)|(?:reach|ping|follow|get) (?:back )?(?:out |up |in touch )?(?:again )?(?:with me |to me )?(?:later|in|next|after|around)|later (?:this|in the) year|early next year|come back to (?:me|us)|bad time|not the right time|timing (?:isn'?t|is not|isn’t))\b/i,
+  laterMonth: new RegExp(`\\b(?:in|after|around|until|from|by|mid|early|late)[- ](${MONTHS.join('|')})\\b`, 'i'),
+  laterSoft: /\b(not (?:right )?now|maybe later|not at the moment|not at this time|too busy)\b/i,
+  notInterested: /\b(not interested|no,? thanks|no,? thank you|not for us|we'?re (?:all )?(?:good|set|covered)|not a (?:good )?fit|no need|not looking|don'?t need|not relevant|(?:we'?ll|i'?ll) pass|pass on this)\b/i,
+  alreadyCovered: /\b(already (?:have|use|using|work with|working with|got)|in-house|we have (?:a|an) (?:agency|team|vendor|tool|solution))\b/i,
+  pricing: /(\b(?:pric(?:e|es|ing)|costs?|how much|budget|fees?|your rates?|quote|charge|expensive|ballpark|per month)\b|[$€£]\d)/i,
+  how: /\b(how (?:does|do|would|will) (?:it|this|that|you|your \w+|the \w+) work|how do you (?:guys )?(?:do|run|handle) (?:it|that|this)|what'?s the process|what is the process|walk me through|what exactly (?:do|does|would|is)|what does (?:it|that|this|the \w+) (?:involve|entail|include|look like)|how would (?:this|that|it) (?:work|look)|what do you (?:actually )?do|how does it work)\b/i,
+  integration: /\b(integrat\w*|api|plug (?:in|into)|connect (?:to|with)|compatible|(?:does|do|would|will) (?:it|this|that|you) (?:work|play) (?:with|nicely with))\b/i,
+  proof: /\b(who else|other (?:clients|customers|companies|brands)|case stud(?:y|ies)|references?|testimonials?|examples? of|track record|similar companies|worked with (?:anyone|any|companies|others|similar)|any (?:clients|customers)|who do you work with|which companies|what companies|who uses (?:it|this))\b/i,
+  sendInfo: /\b(send (?:me |us |over |through )?(?:some |more |a |the |any )?(?:more )?(?:info|information|details|deck|brochure|one[- ]pager|overview|materials?|case stud(?:y|ies)|it(?: over)?|something(?: over| through)?|that(?: over| through)?)|more (?:info|information|details)|tell me more|share (?:some |more )?(?:info|information|details)|anything in writing|in writing|learn more|read more|take a look|have a look)\b/i,
+  meeting: /\b(call|chat|meet|meeting|demo|zoom|teams call|google meet|hop on|jump on|catch up|calendar|calendly|invite|schedule|book (?:a |some )?time|availability|available|free (?:on|next|this|tomorrow)|what times?|when works|when are you|let'?s (?:talk|connect|chat|set (?:it|something|a time) up)|happy to (?:talk|chat|connect)|open to (?:a |talking|chatting)|(?:talk|speak) (?:next|this|tomorrow|on))\b/i,
+  noCall: /\b(no (?:need for a |need to |time for a )?(?:call|meeting|demo)s?|(?:don'?t|do not) (?:want|need|have time for) (?:a |to )?(?:call|meeting|demo|chat|jump on)|without a call|rather not (?:do a |have a |jump on a )?(?:call|meeting)|just (?:send|email)|(?:email|writing) (?:is|would be|works) (?:better|best|easier|fine)|prefer (?:email|writing))\b/i,
+  positive: /\b(yes|yeah|yep|sure|sounds (?:good|great|interesting)|interested|keen|love to|would like|let'?s do it|go ahead|definitely|absolutely|why not|makes sense)\b/i,
+  wrongPerson: /\b(not the (?:right|best) (?:person|contact)|wrong person|not my (?:area|department|call)|not (?:in charge|responsible) (?:of|for)|(?:isn'?t|is not) (?:my|me))\b/i,
+  introduced: /\b(cc'?(?:ing|'?d)?|copied|copying|looping in|looped in|adding|added|forwarded|forwarding)\b/i,
+};
+
+const NAME = "([A-Z][a-z]+(?:[ -][A-Z][a-z'\\-]+)?)";
+const ROLE = '(?:(?:our|my)\\s+([A-Za-z][\\w -]{1,40}?),?\\s+)?';
+const REFERRAL_RES = [
+  new RegExp(`\\b(?:[Tt]alk|[Ss]peak|[Cc]hat)\\s+(?:to|with)\\s+${ROLE}${NAME}`),
+  new RegExp(`\\b(?:[Rr]each out to|[Cc]ontact|[Ee]mail|[Pp]ing|[Gg]et in touch with|[Cc]onnect with|[Tt]ry|[Ll]oop(?:ing)? in|[Cc][Cc]'?(?:ing|'?d)?|[Cc]opy(?:ing)?|[Cc]opied|[Aa]dd(?:ing|ed)|[Ff]orward(?:ed|ing) (?:this|your (?:email|note|message)) to)\\s+${ROLE}${NAME}`),
+  new RegExp(`${NAME}\\s*(?:\\([^)]*\\)\\s*)?(?:handles|runs|owns|looks after|is responsible|is in charge|is (?:the|our) (?:right|best) (?:person|contact)|is who you|manages|leads|heads up|would be (?:the )?(?:right|better|best))`),
+];
+const NOT_NAMES = new Set(['I', 'We', 'You', 'Our', 'My', 'The', 'Me', 'Us', 'Him', 'Her', 'Them', 'Someone', 'Somebody', 'This', 'That', 'It', 'Thanks', 'Thank', 'Please', 'Hi', 'Hello', 'Best', 'If', 'Your', 'He', 'She', 'They']);
+const DEPARTMENTS = /^(sales|marketing|finance|procurement|it|hr|legal|ops|operations|growth|engineering|partnerships|revops|support)$/i;
+
+function findReferral(text: string): Referral | null {
+  const email = /[\w.+-]+@[\w-]+\.[\w.-]+\w/.exec(text)?.[0] ?? null;
+  const introduced = RE.introduced.test(text);
+  for (const re of REFERRAL_RES) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const raw = (m[2] ?? m[1]).trim();
+    const role = m[2] ? m[1]?.trim() ?? null : null;
+    const first = raw.split(/[ -]/)[0];
+    if (NOT_NAMES.has(first)) continue;
+    if (DEPARTMENTS.test(raw)) return { name: null, role: `our ${raw.toLowerCase()} team`, email, introduced };
+    return { name: raw, role, email, introduced };
+  }
+  const role = /\b(?:talk|speak|reach out|contact|email)\s+(?:to|with)?\s*(?:our|my)\s+((?:head|director|vp|manager|lead|cmo|cto|ceo|coo|cfo|founder|co-founder|marketing|sales|growth|ops|operations)\b[\w -]{0,30}?)(?=[.,;!?]|$| who| about| on )/i.exec(text);
+  if (role) return { name: null, role: `our ${role[1].trim()}`.replace(/^our (our|my) /, 'our '), email, introduced };
+  if (RE.wrongPerson.test(text) || (email && introduced)) return { name: null, role: null, email, introduced };
+  return null;
+}
+
+const DAY_ALIASES: Array<[RegExp, number]> = [
+  [/\bmon(?:day)?\b/i, 1], [/\btue(?:s|sday)?\b/i, 2], [/\bwed(?:nesday)?\b/i, 3],
+  [/\bthu(?:r|rs|rsday)?\b/i, 4], [/\bfri(?:day)?\b/i, 5],
+];
+
+function namedWeekdays(text: string, now: Date): number[] {
+  const out = DAY_ALIASES.filter(([re]) => re.test(text)).map(([, d]) => d);
+  if (/\btomorrow\b/i.test(text)) out.push(onOrAfterBusinessDay(addDays(utcDay(now), 1)).getUTCDay());
+  return [...new Set(out)];
+}
+
+function parseTime(text: string): number | null {
+  const m = /\b(?:at|@|around|for|by)?\s*(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)/i.exec(text) ?? /\b(\d{1,2})[:.](\d{2})\b/.exec(text);
+  if (!m) return null;
+  let h = +m[1];
+  const min = m[2] ? +m[2] : 0;
+  const ampm = m[3]?.toLowerCase().replace(/\./g, '');
+  if (ampm === 'pm' && h < 12) h += 12;
+  if (ampm === 'am' && h === 12) h = 0;
+  if (!ampm && h < 8) h += 12; // "at 3:00" in a business context means the afternoon
+  return h < 24 && min < 60 ? h * 60 + min : null;
+}
+
+const NUM: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, 'a couple of': 2, 'a few': 3 };
+
+function laterTarget(text: string, now: Date): { target: Date; monthStart: boolean } {
+  const t = text.toLowerCase();
+  const y = now.getUTCFullYear();
+  const mo = now.getUTCMonth();
+  const month = (m: number, year = m <= mo ? y + 1 : y) => ({ target: earlyInMonth(year, m), monthStart: true });
+  const q = /\bq([1-4])\b/.exec(t);
+  if (q) return month((+q[1] - 1) * 3);
+  if (/next quarter/.test(t)) return month(((Math.floor(mo / 3) + 1) * 3) % 12);
+  if (/(new year|next year|after (the )?(holidays|christmas))/.test(t)) return month(0);
+  if (/after (the )?summer/.test(t)) return month(8);
+  if (/next month/.test(t)) return month((mo + 1) % 12);
+  const named = RE.laterMonth.exec(text);
+  if (named) return month(MONTHS.findIndex((m) => m.toLowerCase() === named[1].toLowerCase()));
+  const rel = /in (a few|a couple of|\d+|two|three|four|five|six|a) (weeks?|months?)/.exec(t);
+  if (rel) {
+    const n = NUM[rel[1]] ?? +rel[1];
+    const days = rel[2].startsWith('week') ? n * 7 : Math.round(n * 30.4);
+    return { target: onOrAfterBusinessDay(addDays(utcDay(now), days)), monthStart: false };
+  }
+  // "Not right now" with no horizon: two months is long enough to not feel pushy.
+  return { target: onOrAfterBusinessDay(addDays(utcDay(now), 61)), monthStart: false };
+}
+
+export function detectIntent(text: string, classification: string, now: Date): Intent {
+  const t = text.trim();
+  const has = (re: RegExp) => re.test(t);
+  const weekdays = namedWeekdays(t, now);
+  const nextWeek = /\bnext week\b/i.test(t);
+  const noCall = has(RE.noCall);
+  const questions: Array<[QuestionKind, number]> = [];
+  const at = (re: RegExp) => t.search(re);
+  const tools = findTools(t);
+  for (const [k, re] of [['pricing', RE.pricing], ['how_it_works', RE.how], ['integration', RE.integration], ['proof', RE.proof]] as const) {
+    if (has(re)) questions.push([k, at(re)]);
+  }
+  if (!questions.some(([k]) => k === 'integration') && tools.length > 0 && /\?/.test(t)) questions.push(['integration', t.indexOf(tools[0])]);
+  const qs = questions.sort((a, b) => a[1] - b[1]).map(([k]) => k);
+  const questionText = /[^.!?\n]*\?/.exec(t)?.[0].trim() ?? null;
+  const time = parseTime(t);
+  const proposedDay = weekdays.length === 1 && time !== null ? weekdays[0] : null;
+  const base: Intent = {
+    primary: 'unclear', specificity: 0.35, questions: qs, wantsMeeting: !noCall && (has(RE.meeting) || proposedDay !== null),
+    noCall, alreadyCovered: has(RE.alreadyCovered), weekdays, nextWeek, proposed: null, referral: null, later: null, tools, questionText,
+  };
+  const is = (primary: IntentKind, specificity: number, extra: Partial<Intent> = {}): Intent => ({ ...base, primary, specificity, ...extra });
+
+  if (has(RE.unsubscribe)) return is('unsubscribe', 0.97, { wantsMeeting: false });
+  if (classification === 'ooo' || has(RE.ooo)) return is('ooo', classification === 'ooo' ? 0.95 : 0.8, { wantsMeeting: false });
+  const referral = findReferral(t);
+  if (referral) return is('referral', referral.name || referral.role || referral.email ? 0.92 : 0.78, { referral });
+  if (has(RE.who)) return is('who_are_you', 0.9);
+  const soft = has(RE.laterSoft) && classification !== 'not_interested';
+  if (has(RE.laterExplicit) || has(RE.laterMonth) || soft) {
+    return is('later', soft && !has(RE.laterExplicit) ? 0.7 : 0.9, { later: laterTarget(t, now), wantsMeeting: false });
+  }
+  if (has(RE.notInterested) || classification === 'not_interested') {
+    return is('not_interested', has(RE.notInterested) ? 0.92 : 0.75, { wantsMeeting: false });
+  }
+  if (proposedDay !== null && base.wantsMeeting) {
+    const day = nextWeekday(now, proposedDay, nextWeek);
+    return is('confirm_time', 0.95, { proposed: { day, minutes: time as number } });
+  }
+  const specific = qs.filter((q) => q !== 'question');
+  if (specific.length > 0) {
+    const spec = { pricing: 0.9, how_it_works: 0.85, integration: 0.88, proof: 0.85 }[specific[0] as Exclude<QuestionKind, 'question'>];
+    return is(specific[0], spec);
+  }
+  if (has(RE.sendInfo)) return is('send_info', 0.88);
+  if (base.wantsMeeting) return is('meeting', weekdays.length || nextWeek || /\b(call|demo|meeting)\b/i.test(t) ? 0.92 : 0.8);
+  if (questionText) return is('question', 0.55, { questions: ['question'] });
+  if (has(RE.positive) || classification === 'hot' || classification === 'warm') return is('positive', has(RE.positive) ? 0.7 : 0.55);
+  return base;
+}
+

@@ -1,0 +1,117 @@
+// Learning from human edits. Each LearnedExample pairs the draft we proposed with
+// what the human actually sent. When a new reply resembles an old one, we replay the
+// human's sentence-level edits (drops, additions, rewrites, greeting/sign-off) on the
+// new draft. Sentences are compared after masking names, dates and numbers so an
+// edit made for "Tom at Acme on Tuesday" still applies to "Jane at Globex on Friday".
+
+import { distance } from 'fastest-levenshtein';
+import { splitSentences } from './context';
+import { MONTHS, WEEKDAYS } from './dates';
+import type { Draft, Part } from './draft';
+import type { LearnedExample } from './types';
+
+const STOP = new Set('a an the and or but to of in on at for is are am be was it this that i you we me my our your us with as so if do does can could would will just please thanks thank hi hello hey'.split(' '));
+
+function tokens(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/[a-z0-9']+/g) ?? [])
+      .filter((w) => w.length > 1 && !STOP.has(w))
+      .map((w) => w.replace(/('s|ing|ed|es|s)$/, '')),
+  );
+}
+
+export function jaccard(a: string, b: string): number {
+  const A = tokens(a);
+  const B = tokens(b);
+  if (!A.size || !B.size) return 0;
+  let inter = 0;
+  for (const x of A) if (B.has(x)) inter++;
+  return inter / (A.size + B.size - inter);
+}
+
+// Jaccard alone misses paraphrases ("what does it cost" vs "pricing?"); an identical
+// detected intent means the same template produced both drafts, so the edits transfer.
+export const SIMILARITY_THRESHOLD = 0.35;
+const SAME_INTENT_BONUS = 0.25;
+
+export interface Match { example: LearnedExample; score: number }
+
+export function bestExample(
+  reply: string, intent: string, medium: string, learned: LearnedExample[], intentOf: (text: string) => string,
+): Match | null {
+  let best: Match | null = null;
+  for (const ex of learned) {
+    if (ex.medium !== medium || !ex.edited?.trim() || ex.edited.trim() === ex.original?.trim()) continue;
+    const score = jaccard(reply, ex.replyText) + (intentOf(ex.replyText) === intent ? SAME_INTENT_BONUS : 0);
+    if (score >= SIMILARITY_THRESHOLD && (!best || score > best.score)) best = { example: ex, score };
+  }
+  return best;
+}
+
+const GREETING_RE = /^((?:hi|hey|hello|dear|good (?:morning|afternoon|evening)|greetings|morning)\b[^,!\n—.]{0,30}?(?:[,!]|\s—))\s*/i;
+const SIGNOFF_RE = /^(best|cheers|thanks|thank you|many thanks|regards|kind regards|best regards|warm regards|warmly|sincerely|talk soon|speak soon|all the best|best wishes|yours|take care)\b[^.?]{0,20}[,!.]?$/i;
+
+export interface Parsed { greeting: string | null; sentences: Array<{ text: string; para: number }>; signOff: string | null }
+
+export function parseMessage(text: string): Parsed {
+  let lines = text.replace(/\r/g, '').split('\n').map((l) => l.trim());
+  while (lines.length && !lines[lines.length - 1]) lines.pop();
+  let signOff: string | null = null;
+  const n = lines.length;
+  if (n >= 2 && SIGNOFF_RE.test(lines[n - 2]) && /^[\p{L} .'’-]{1,30}$/u.test(lines[n - 1]) && lines[n - 1].split(' ').length <= 3) {
+    signOff = `${lines[n - 2]}\n${lines[n - 1]}`;
+    lines = lines.slice(0, -2);
+  } else if (n >= 1 && SIGNOFF_RE.test(lines[n - 1])) {
+    signOff = lines[n - 1];
+    lines = lines.slice(0, -1);
+  } else if (n >= 1 && /^[—–-]\s?[\p{L} .'-]{1,30}$/u.test(lines[n - 1])) {
+    signOff = lines[n - 1];
+    lines = lines.slice(0, -1);
+  }
+  let greeting: string | null = null;
+  const firstIdx = lines.findIndex((l) => l.length > 0);
+  if (firstIdx >= 0) {
+    const m = GREETING_RE.exec(lines[firstIdx]);
+    if (m) {
+      greeting = m[1].trim();
+      const rest = lines[firstIdx].slice(m[0].length);
+      lines[firstIdx] = rest ? rest[0].toUpperCase() + rest.slice(1) : '';
+    }
+  }
+  const sentences: Parsed['sentences'] = [];
+  let para = 0;
+  let blank = false;
+  for (const line of lines) {
+    if (!line) { blank = true; continue; }
+    if (blank && sentences.length) para++;
+    blank = false;
+    for (const s of splitSentences(line)) sentences.push({ text: s, para });
+  }
+  return { greeting, sentences, signOff };
+}
+
+/** The name the greeting addressed ("Hi Tom," → "Tom"), used to generalise edits. */
+export function greetedName(greeting: string | null): string | null {
+  const m = /^(?:hi|hey|hello|dear|good \w+|greetings|morning)\s+([\p{Lu}][\p{L}'’-]+)/iu.exec(greeting ?? '');
+  return m && m[1].toLowerCase() !== 'there' ? m[1] : null;
+}
+
+const VOLATILE = new RegExp(`\\b(${[...WEEKDAYS, ...MONTHS].join('|')}|today|tomorrow|tonight)\\b|\\b\\d{1,2}[:.]\\d{2}\\b|\\b\\d{1,2}\\s?(am|pm)\\b`, 'i');
+
+export function mask(s: string, names: string[]): string {
+  let x = s.replace(/[’]/g, "'");
+  for (const n of names) if (n) x = x.replace(new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g'), '§n');
+  x = x.replace(new RegExp(`\\b(${[...WEEKDAYS, ...MONTHS].join('|')})\\b`, 'g'), '§d');
+  x = x.replace(/\d+/g, '#');
+  // Mid-sentence capitalised words are mostly company/product names that vary per lead.
+  x = x.replace(/(?<=[a-z,;:—-]\s)[A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)*/g, '§p');
+  return x.toLowerCase().replace(/[^\w§# ]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+export function similarity(a: string, b: string): number {
+  if (!a && !b) return 1;
+  return 1 - distance(a, b) / Math.max(a.length, b.length);
+}
+
+export { VOLATILE };
+export type { Draft, Part };

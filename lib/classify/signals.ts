@@ -1,0 +1,134 @@
+import type { Classification } from './types';
+
+// Weighted phrase signals. Patterns run on normalised text: lower-cased,
+// diacritics stripped ("büro" → "buro", "écrit" → "ecrit"), curly quotes
+// straightened. Write patterns without accents so typed-without-accent replies
+// match too.
+//
+// `neg: true` means a negator shortly before the match in the same clause
+// cancels it ("don't need a call", "no me interesa"). Only positive-intent
+// signals use it; the not_interested signals already encode negation.
+
+export interface Signal {
+  name: string;
+  label: Classification;
+  w: number;
+  re: RegExp;
+  neg?: boolean;
+}
+
+const WEEKDAY =
+  '(?:mon|tue|tues|wed|thu|thur|thurs|fri|monday|tuesday|wednesday|thursday|friday|montag|dienstag|mittwoch|donnerstag|freitag|lundi|mardi|mercredi|jeudi|vendredi|maandag|dinsdag|woensdag|donderdag|vrijdag|lunes|martes|miercoles|jueves|viernes)';
+const MEET = '(?:call|chat|meeting|meet|demo|zoom|teams call|talk|conversation|walkthrough|intro)';
+
+/** Opt-out requests win over everything else ("unsubscribe anywhere wins"). */
+export const OPT_OUT: RegExp[] = [
+  /\bunsubscrib/,
+  /\bremove (me|us|my (e-?mail|address)|[^\s@]+@[^\s@]+)\b.{0,40}\b(from|off)\b/,
+  /\bremove me\b/,
+  /\btake (me|us|my (e-?mail|address)) off\b/,
+  /\bopt(-| )?out\b/,
+  /\bstop (e-?mailing|contacting|spamming|messaging|writing to|sending (me|us)) (me|us)?/,
+  /\bdo not (contact|e-?mail|write to) (me|us)\b/,
+  /\b(aus (ihrem|dem|ihrer) (verteiler|liste|mailingliste)|abmelden|austragen)\b/,
+  /\b(desinscri|desabonn|me retirer de|retirez-moi)/,
+  /\b(uitschrijven|afmelden|verwijder (me|mij))\b/,
+  /\b(darme de baja|dar(me)? de baja|no (me|nos) (escriban|escribas|contacten))\b/,
+];
+
+/**
+ * Sentences that auto-replies use to route urgent matters to colleagues. They
+ * mention calls and meetings without expressing intent, so they are dropped
+ * before scoring whenever the text already looks like an absence notice.
+ */
+export const ABSENCE_REFERRAL =
+  /\b(urgent|urgently|urgence|dringend|dringende[nr]?|urgentes?|immediate assistance|in my absence|in meiner abwesenheit|en mon absence|tijdens mijn afwezigheid|en mi ausencia|for (sales|support|general) enquiries|for (sales|support|general) inquiries)\b/;
+
+const T = String.raw;
+const re = (src: string) => new RegExp(src);
+
+// Clock times in the five languages: "3pm", "10:00", "14 Uhr", "11h", "a las 16:00", "om 10".
+const CLOCK = T`(\b\d{1,2}(:\d\d)?\s?(am|pm)\b|\b\d{1,2}[:.]\d\d\b|\b\d{1,2} ?uhr\b|\b\d{1,2}h(\d\d)?\b|\ba las \d|\bom \d|\bum \d)`;
+const DAYISH = T`(${WEEKDAY}|tomorrow|today|morgen|demain|manana|next week|this week|nachste woche|la semaine prochaine|volgende week|la semana que viene|la proxima semana)`;
+
+export const SIGNALS: Signal[] = [
+  // ---------------- hot: a concrete next step or buying question ----------------
+  { name: 'hot.lets_meet', label: 'hot', w: 3, neg: true, re: re(T`\b(let'?s|lets|can we|could we|shall we|happy to|glad to|love to|keen to|open to|up for|(?<!you'?d |you |you'?ll )(like to|want to|would like to)) (a |an |quick |short |hop on a |jump on a |get on a |set up a |book a |schedule a |have a )*(talk|chat|speak|call|meet|connect|catch up|hop on|jump on|${MEET})\b`) },
+  { name: 'hot.on_a_call', label: 'hot', w: 2.5, neg: true, re: re(T`\b(on|take|do|have|book|schedule|arrange|set up|setup|find|grab|put|are you around for|around) (a |an |the |some |quick |short |\d+ ?(min|mins|minute|minutes) )*(time|slot|${MEET}|\d+ ?(min|mins|minutes))\b`) },
+  { name: 'hot.call_me', label: 'hot', w: 3, neg: true, re: /\b(call|ring|phone) me\b|\bgive me a (call|ring)\b|\bcan we (talk|speak)\b|\bwhat'?s your (number|phone)\b|\bwhen can you (show|walk|demo)\b|\bshow me\b/ },
+  { name: 'hot.calendar', label: 'hot', w: 3, neg: true, re: /\b(calendar (link|invite)|calendly|meeting invite|send (me |us |over )?(an |a )?(calendar |meeting |teams |zoom )?(invite|invitation)|(booked|picked|grabbed) a (slot|time)|in my calendar|my assistant|manages my (calendar|diary)|einladung|invitation)\b/ },
+  { name: 'hot.availability', label: 'hot', w: 3, neg: true, re: /\b(what'?s|what is|share) your availability|\bsend (over )?(a few|some|a couple of) times\b|\bwhen are you (free|available)\b|\btimes that work\b|\bi'?m flexible\b|\bare you (around|free|available)\b/ },
+  { name: 'hot.slot', label: 'hot', w: 2.5, neg: true, re: re(T`\b${DAYISH}\b[^.?!\n]{0,30}(${CLOCK}|\bmorning\b|\bafternoon\b|\bafter (lunch|\d)|\bfor \d+ ?min)|\b${WEEKDAY} works\b|\bworks for me\b|\b(does|would) ${DAYISH}[^.?!\n]{0,20} work|\b(i'?m|i am) (free|open|available) (on )?${DAYISH}|\b(vous convient|te va bien|schikt (het|dat)|passt (es )?(ihnen|dir|mir)(?! nicht))\b`) },
+  { name: 'hot.time', label: 'hot', w: 1.5, neg: true, re: re(CLOCK) },
+  { name: 'hot.demo', label: 'hot', w: 3, neg: true, re: /\b(see|get|do|book|schedule|arrange|set up|need|want|like|love|for) (a |the |your |an )?(quick |short |live )?(demo|walkthrough)\b|\bdemo (would be|sounds) (great|good|helpful|useful)|\bdemo (for|with) (me|us|our)\b|\b(love|like) to see (how|it|this)\b/ },
+  { name: 'hot.pricing', label: 'hot', w: 3, neg: true, re: /\b(what('?s| is| does| would| are)|how much)\b[^.?!\n]{0,40}\b(cost|price|pricing|charge|fee)|\b(ballpark|rough|indicative) (cost|price|figure|number|quote)|\b(cost|price|pricing|rate) (for|per)\b|\b(quote|proposal|pricing|price list|pricing sheet|contract) for\b|\b(send|get|like|need|want|prepare) (me |us )?(a |the |your )?(quote|proposal|price list|pricing sheet|contract|offer|angebot|devis|offerte|presupuesto)\b/ },
+  { name: 'hot.trial', label: 'hot', w: 3, neg: true, re: /\b(interested in|like to|want to|set up|start|run|do|try|trying|begin|next steps? for)( the| a| an| your)?( \d+[- ]day)?( free)? (trial|pilot|poc|proof of concept)\b|\b(trial|pilot) (sounds|would be) (worthwhile|great|good)|\bdo you (offer|have) a (free )?trial\b/ },
+  { name: 'hot.next_step', label: 'hot', w: 2.5, neg: true, re: /\b(move forward|go ahead|get started|next steps?|onboard us|sign up|let'?s do it|i'?m in(?=[.!,]|$)|count me in|walk (me|us) through|you'?ve got my attention|get (that|this|it) set up|(start|go live|kick off|begin|roll out) (in|by|from|before) (january|february|march|april|may|june|july|august|september|october|november|december|q[1-4]|next month|next week))\b/ },
+  { name: 'hot.interested', label: 'hot', w: 2, neg: true, re: /\b(i'?m|i am|we'?re|we are|very|definitely|i'?d be|we'?d be) interested\b|\bsounds good\b|\byes,? (let'?s|please|thursday|tuesday|monday|wednesday|friday)/ },
+  // Cold emails end with a yes/no call-to-action, so a bare affirmative accepts it.
+  { name: 'hot.yes', label: 'hot', w: 2, re: /^(yes|yep|yeah|sure|absolutely|definitely|of course|ja|oui|si|gerne|graag|d'accord|volontiers|claro)\b/ },
+  { name: 'hot.timing_good', label: 'hot', w: 1.5, re: /\b(timing is (actually )?(good|great|perfect|spot on)|good timing|on my list for this quarter|looking for something like this|speak today)\b/ },
+  { name: 'hot.de', label: 'hot', w: 3, neg: true, re: /\b(telefonieren|telefonat|termin|gesprach vereinbaren|demo (ware|waere) (super|toll|gut|prima)|passt mir (gut|am besten)|(konnen|koennen) wir [^.?!]{0,30}(sprechen|telefonieren|treffen)|sind interessiert|bin interessiert)\b/ },
+  { name: 'hot.fr', label: 'hot', w: 3, neg: true, re: /\b(rendez-vous|rdv|un appel|un echange|je suis interesse|nous sommes interesses|une demo|nous appeler|m'appeler)/ },
+  { name: 'hot.nl', label: 'hot', w: 3, neg: true, re: /\b(afspraak|bellen|belletje|call inplannen|demo|past mij (het beste|goed)|laten we)\b/ },
+  { name: 'hot.es', label: 'hot', w: 3, neg: true, re: /\b(me interesa|nos interesa|llamada|agendar|reunion|reunirnos|podemos (hablar|llamar|reunirnos|hacer)|una demo|me encaja)\b/ },
+
+  // ---------------- warm: curious or positive, but no commitment ----------------
+  { name: 'warm.more_info', label: 'warm', w: 2.5, neg: true, re: /\b(send|share|forward|email) (me |us |over )*([\w-]+ ){0,3}(info|information|details|material|materials|deck|one-pager|overview|case stud|examples?|brochure|video|something|summary|pdf)|\btell me more\b|\bmore (info|information|details)\b|\bhave it on file\b|\banything written up\b|\bby e-?mail first\b/ },
+  { name: 'warm.question', label: 'warm', w: 2, neg: true, re: /\b(integrat\w*|gdpr|compliant|compliance|security|case stud\w*|references?|results|roi|set ?up (usually )?take|how long|who else|different from|difference between|compare|minimum|what'?s the catch|version for|how do you|how does (it|this|that)|scraped|work with|channels|contract length|customers|clients|features?|onboarding|besides)\b/ },
+  // Any question the prospect asks is engagement; cold-specific questions outweigh it below.
+  { name: 'warm.asks', label: 'warm', w: 1.2, re: /\?/ },
+  { name: 'warm.later', label: 'warm', w: 2.5, neg: true, re: /\b(next|later (this|in the)|in a few|in \w+|after the|until|in the|this|the new) (quarter|year|month|months|weeks|summer|spring|autumn|fall|winter|q[1-4])\b|\b(in|until|after|around) (january|february|march|april|may|june|july|august|september|october|november|december|q[1-4])\b|\b(circle back|follow up in|check (back|in)|ping me|nudge me|try me|ask me again|reconnect|touch base|keep in touch|stay in touch|keep me posted|keep (this|you|it) in mind|bookmark\w*|down the (line|road)|at some point|in the future|reach out (then|again|next|later|in))\b/ },
+  { name: 'warm.not_now', label: 'warm', w: 2.5, re: /\bnot (right )?now\b|\bnot at the moment\b|\bnot (a priority|the right time|ready yet|yet)\b|\bnot something we'?re prioriti[sz]ing\b|\bother priorities\b|\btiming isn'?t\b|\bbudget is frozen\b|\bmaybe later\b|\bfor now\b|\bjust swamped\b|\bstill interested\b|\b(right now|at the moment|currently),? but\b/ },
+  { name: 'warm.maybe', label: 'warm', w: 1.5, re: /\b(might|may|could) (be )?(interest|relevant|useful|look at)|\b(possibly|maybe|perhaps)\b|\bcould be (relevant|interesting|useful)/ },
+  { name: 'warm.positive', label: 'warm', w: 1, neg: true, re: /\b(interesting|intrigued|curious|looks (interesting|good)|nice pitch|like the idea|heard good things|open to hearing|promising|good question|neat|cool)\b/ },
+  { name: 'warm.team', label: 'warm', w: 2, neg: true, re: /\b(discuss (it |this )?with (the|my) team|run it by|get back to you|come back to you|(passing|pass) this (on )?to my team|saved your email)\b/ },
+  { name: 'warm.de', label: 'warm', w: 2.5, re: /\b(melden sie sich|(schicken|senden) sie (mir )?(gern|gerne)?\s?(vorab )?(ein paar |weitere |mehr )?infos|mehr informationen|im (herbst|fruhjahr|sommer|winter|nachsten jahr|nachsten quartal)|spater (im jahr|nochmal|noch einmal)|im moment|andere prioritaten|nochmal melden)/ },
+  { name: 'warm.fr', label: 'warm', w: 2.5, neg: true, re: /\b(plus d'informations|plus d'infos|m'envoyer (de la |des )?(documentation|informations|infos)|recontact\w*|pas pour le moment|pas le bon moment|plus tard|en (janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre))/ },
+  { name: 'warm.nl', label: 'warm', w: 2.5, neg: true, re: /\b(meer informatie|wat meer info|volgende (maand|kwartaal|jaar)|later dit jaar|voorbeelden|leuk idee)\b/ },
+  { name: 'warm.es', label: 'warm', w: 2.5, re: /\b(mas informacion|no es (un )?buen momento|escribeme de nuevo|en unos meses|mas adelante|el proximo (trimestre|ano)|casos de exito|suena interesante)/ },
+  { name: 'warm.interesting', label: 'warm', w: 1, re: /\b(interessant|spannend|interesante)\b/ },
+
+  // ---------------- cold: unclear, wrong person, who-are-you ----------------
+  { name: 'cold.who', label: 'cold', w: 3, re: /\bwho (are you|is this|gave you|is sending)\b|\bhow (did|do) you (get|have|find) (my|this)\b|\bwhere did you get\b|\bdo i know you\b|\bwhich company\b|\bwhat is this (about|regarding)\b|\bremind me what\b|\bwhat you'?re referring to\b|\bdid we meet\b|\bmean to send this\b|\bwrong address\b|\bunsend\b|\bautomated e-?mail\b|^(sorry,? )?what'?s [\w.-]+\?/ },
+  { name: 'cold.referral', label: 'cold', w: 3, re: /\b(wrong person|not the right (person|contact)|not my (area|department|call)|i don'?t (handle|deal with|manage|make)|not responsible|no longer (with|at|work|works)|moved on from|left (the company|\w+ in)|(talk|speak) to (her|him|them)|(talk|speak|reach out) (to|with) (our|my) |you should (talk|speak|contact)|you'?d want to (speak|talk)|you may want to contact|contact them directly|(contact|try|ask) (our|my|the) |cc'?d (her|him|them)|question for our|handles (this|that|procurement|vendor|it)|(he|she|they) handles|decides on|head office|parent company|supplier portal|purchasing department|procurement|an intern|just the|not sure who|no longer in use|not monitored|try reaching out to|took over my role|forward(ed|ing) (this |it )?to|you mean my colleague|may know)\b/ },
+  { name: 'cold.ack', label: 'cold', w: 2.5, re: /^(ok|okay|k|kk|thanks|thank you|thx|ty|received|noted|ok noted|got it|hi|hello|huh|what|\?+|!+|\.+|hmm+)[.!?]*$/ },
+  { name: 'cold.de', label: 'cold', w: 3, re: /\b(nicht zustandig|wenden sie sich (bitte )?an|nicht mehr (genutzt|im unternehmen|bei|hier)|falsche[rn]? (person|ansprechpartner)|woher haben sie|meinen kollegen|meine kollegin|leite (ihre|die) (mail|e-mail|nachricht) weiter|worum geht es)/ },
+  { name: 'cold.fr', label: 'cold', w: 3, re: /\b(pas la bonne personne|pas le bon interlocuteur|merci de contacter|adressez-vous|comment avez-vous (eu|obtenu)|de quoi s'agit-il|pas compris|mon collegue|ma collegue)/ },
+  { name: 'cold.nl', label: 'cold', w: 3, re: /\b(hoe kom (je|u) aan|niet de juiste persoon|neem contact op met|contact opnemen met|werk hier niet meer|waar gaat (dit|het) over|mijn collega)/ },
+  { name: 'cold.es', label: 'cold', w: 3, re: /\b(no soy la persona|le paso el correo|contacte con|como (consiguio|obtuvo|tiene) (mi|mis)|quien (le|te) ha dado|de que se trata|ya no trabajo|mi companer)/ },
+
+  // ---------------- not_interested: explicit no, hostility, already covered ----------------
+  { name: 'ni.not_interested', label: 'not_interested', w: 3.5, re: /\bnot interested\b(?!,? (right now|at the moment|at this (time|stage|point)|currently|for now|just yet|yet|this (quarter|year|month)))/ },
+  { name: 'ni.no_thanks', label: 'not_interested', w: 3.5, re: /\b(no,? thanks?( you)?|thanks,? but no( thanks)?|no thank you|hard pass|i'?ll pass|(going to|gonna|will|we'?ll|have to|must) pass|pass on this|lol no|nope|it'?s a no|a no from me)\b|^no(?=[.!,]|$)|^(we'?re|we are|i'?m|i am) (good|fine|ok|okay|all good)(,? thanks?( though| anyway)?)?[.!]*$/ },
+  { name: 'ni.not_fit', label: 'not_interested', w: 3, re: /\b(not|isn'?t|aren'?t) (a (good )?fit|for us|relevant|something we need)\b|\b(we'?re|we are|i'?m|i am) not looking\b|\bno (need|budget|interest)\b|\bnot (interested )?(right now )?or in the future\b|\bnever will\b|\bnot going down that road\b|\bdidn'?t work for us\b|\bdon'?t (need|want) (a|any|the|this)\b(?![^.,;!?]{0,25}\b(right now|at the moment|for now|yet|currently)\b)/ },
+  { name: 'ni.have_solution', label: 'not_interested', w: 2.5, re: /\b(already (have|use|using|work with|got|in place)|have (this|that|it) covered|happy with (our|the) (current|existing)|all set|decided to go with|go(ing)? with another|locked in|in-house|no plans to (switch|change)|deja (un|une|des)|bereits (einen|eine|ein)|schon (einen|eine)|al geregeld|hebben (dit|dat) al|ya (tenemos|contamos))\b/ },
+  { name: 'ni.stop', label: 'not_interested', w: 3.5, re: /\b(please stop|(please )?don'?t (contact|e-?mail|follow up|write)|do not (contact|follow up|e-?mail)|no (more|further) e-?mails|leave me alone|never (contact|e-?mail)|cease|stop sending)\b/ },
+  { name: 'ni.hostile', label: 'not_interested', w: 3.5, re: /\b(f\*+|fuck\w*|f off|piss off|get lost|go away|spam\w*|scam|reported|report you|blocked|how many times|harass\w*)/ },
+  { name: 'ni.de', label: 'not_interested', w: 3.5, re: /\b(kein (interesse|bedarf)|keine weiteren (e-?mails|nachrichten)|nicht interessiert|bitte keine|nein,? danke)/ },
+  { name: 'ni.fr', label: 'not_interested', w: 3.5, re: /\b(pas interesse|ne suis pas interesse|non,? merci|ne plus (me )?(contacter|ecrire))/ },
+  { name: 'ni.nl', label: 'not_interested', w: 3.5, re: /\b(geen interesse|niet geinteresseerd|geen behoefte|nee,? (bedankt|dank je|dank u))\b/ },
+  { name: 'ni.es', label: 'not_interested', w: 3.5, re: /\b(no (me|nos) interesa|no estamos interesad|no,? gracias|ya tenemos (un )?proveedor|estamos contentos)/ },
+
+  // ---------------- ooo: absence notices / auto-replies ----------------
+  { name: 'ooo.auto', label: 'ooo', w: 3, re: /\b(automatic reply|auto-?reply|automated (response|reply)|this is an automated|automatische antwort|reponse automatique|automatisch antwoord|respuesta automatica)\b/ },
+  { name: 'ooo.away', label: 'ooo', w: 4, re: /\b(out of (the )?office|ooo|away from (my desk|the office)|on (annual |parental |maternity |paternity |sick |medical |study )?leave|(currently |i'?m |i am )(on )?(vacation|holiday|holidays|sabbatical|pto)|on (vacation|holiday|holidays|sabbatical|pto)|out sick|off sick|parental leave|maternity leave|paternity leave|business travel|travell?ing for business|attending a conference|at a (trade show|conference)|office is closed|i'?m off until|away until|i'?m away|until further notice)\b/ },
+  { name: 'ooo.limited', label: 'ooo', w: 2, re: /\b(limited (access|connectivity)|no (e-?mail )?access( to (my )?e-?mail)?|not checking e-?mail|not monitoring my inbox|(intermittent|sporadic)\w* (access|checking)|checking e-?mail (sporadically|intermittently)|responses will be delayed|will not be forwarded|read upon my return)\b/ },
+  { name: 'ooo.return', label: 'ooo', w: 2, re: /\b(upon my return|on my return|when (i|we) (return|am back|'?m back|get back)|will be back (on|in)|back in the office|back on|will return on|returning (on )?(monday|tuesday|wednesday|thursday|friday|\d)|return (on|until)|not return until|back (monday|tuesday|wednesday|thursday|friday|next week))\b/ },
+  { name: 'ooo.de', label: 'ooo', w: 4, re: /\b(nicht im (buro|haus)|abwesen\w*|im urlaub|urlaub|elternzeit|mutterschutz|krankgeschrieben|krank|au(ss|ß)er haus|wieder (im buro|im haus|erreichbar|da)|keinen zugriff auf (meine )?e-?mails|wird nicht weitergeleitet|nach meiner ruckkehr)/ },
+  { name: 'ooo.fr', label: 'ooo', w: 4, re: /\b(absente?s? (du bureau|jusqu)|je suis absente?|en conges?|en vacances|en deplacement|hors du bureau|acces limite|des mon retour|a mon retour|de retour le|conge (maternite|paternite|parental|maladie)|arret maladie|ne sera pas transfere)/ },
+  { name: 'ooo.nl', label: 'ooo', w: 4, re: /\b(afwezig|niet op kantoor|met vakantie|op vakantie|verlof|zwangerschapsverlof|ziek|weer (bereikbaar|aanwezig|op kantoor|terug)|beperkt toegang|niet doorgestuurd|ben terug op|lees ik mijn (e-?)?mail niet)\b/ },
+  { name: 'ooo.es', label: 'ooo', w: 4, re: /\b(fuera de la oficina|de vacaciones|ausente|baja (medica|maternal|por maternidad|paternidad)|acceso limitado|a mi (regreso|vuelta)|volvere|de permiso)/ },
+];
+
+/** Subject lines that auto-responders set. */
+export const OOO_SUBJECT =
+  /\b(automatic reply|auto(matic)?[- ]?reply|autoreply|out of (the )?office|ooo|abwesenheitsnotiz|abwesend|automatische antwort|reponse automatique|absence|automatisch antwoord|afwezig|respuesta automatica|fuera de la oficina)\b/;
+
+/** Negators that cancel a following positive signal in the same clause. */
+export const NEGATOR =
+  /\b(not|no|don'?t|dont|do not|doesn'?t|never|without|nicht|kein\w*|pas|ne|geen|niet|nunca|ni)\b[^.;!?\n]*$/;
+
+/** Valedictions that start a signature block when no "-- " delimiter was used. */
+export const VALEDICTION =
+  /^(best|best regards|kind regards|warm regards|regards|cheers|many thanks|viele grusse|beste grusse|mit freundlichen grussen|gruß|gruss|mfg|lg|cordialement|bien cordialement|bien a vous|met vriendelijke groet|groet(en)?|saludos|un saludo|atentamente)[,.!]?$/;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+// One parse of the environment (process.env under Node, the Worker's vars/secrets on Workers).
+// Absent values choose the embedded adapters (operator.md §2); nothing here relaxes auth.
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const seconds = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return [60, 300, 1800];
+    const parts = v.split(',').map((s) => Number(s.trim()));
+    if (parts.some((n) => !Number.isInteger(n) || n < 0)) {
+      ctx.addIssue({ code: 'custom', message: 'WEBHOOK_RETRY_DELAYS must be a comma list of whole seconds' });
+      return z.NEVER;
+    }
+    return parts;
+  });
+
+const ConfigSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('.data'),
+  UPSTASH_REDIS_REST_URL: z.string().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
+  QSTASH_URL: z.string().optional(),
+  QSTASH_TOKEN: z.string().optional(),
+  QSTASH_CURRENT_SIGNING_KEY: z.string().optional(),
+  QSTASH_NEXT_SIGNING_KEY: z.string().optional(),
+  PUBLIC_BASE_URL: z.string().optional(),
+  PORTAL_URL: z.string().optional(),
+  ADMIN_TOKEN: z.string().optional(),
+  ENCRYPTION_KEY: z.string().optional(),
+  WEBHOOK_RETRY_DELAYS: seconds,
+  ALLOW_PRIVATE_WEBHOOK_URLS: bool,
+  TRUST_PROXY: bool,
+  AI_PROVIDER: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_BASE_URL: z.string().optional(),
+  // Neon driver through a local WebSocket proxy (Neon's documented local-development setup).
+  NEON_WS_PROXY: z.string().optional(),
+  NEON_INSECURE_WS: bool,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { publicBaseUrl: string; portalUrl: string };
+
+export function loadConfig(env: Record<string, unknown>): Config {
+  const strings: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string' && v !== '') strings[k] = v;
+  const parsed = ConfigSchema.safeParse(strings);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`invalid configuration: ${first.path.join('.')}: ${first.message}`);
+  }
+  const c = parsed.data;
+  const base = `http://${c.HOST}:${c.PORT}`;
+  return {
+    ...c,
+    publicBaseUrl: (c.PUBLIC_BASE_URL ?? base).replace(/\/$/, ''),
+    portalUrl: (c.PORTAL_URL ?? `${base}/portal`).replace(/\/$/, ''),
+  };
+}

@@ -1,0 +1,28 @@
+// Node-only adapter: the embedded Postgres (PGlite) used when DATABASE_URL is absent.
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { fileURLToPath } from 'node:url';
+import * as schema from '../../schema';
+import type { Database, Db } from './types';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations', import.meta.url));
+
+export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; migrateOnOpen?: boolean }): Promise<Database & { pg: PGlite }> {
+  const pg = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
+  await pg.waitReady;
+  const stats = { queries: 0 };
+  const countedQuery = pg.query.bind(pg);
+  const countedExec = pg.exec.bind(pg);
+  pg.query = ((...args: Parameters<PGlite['query']>) => {
+    stats.queries++;
+    return countedQuery(...args);
+  }) as PGlite['query'];
+  pg.exec = ((...args: Parameters<PGlite['exec']>) => {
+    stats.queries++;
+    return countedExec(...args);
+  }) as PGlite['exec'];
+  const db = drizzle({ client: pg, schema }) as unknown as Db;
+  if (opts.migrateOnOpen !== false) await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
+  return { db, pg, stats, close: () => pg.close() };
+}

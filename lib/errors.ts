@@ -1,0 +1,45 @@
+// One error type and one envelope for every refusal: { error: { code, message } }.
+export const ERROR_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  feature_not_enabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  already_sent: 409,
+  conflict: 409,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  ip_rate_limit_exceeded: 429,
+  send_rate_limit_exceeded: 429,
+  lead_recently_contacted: 429,
+  crm_write_rate_limited: 429,
+  daily_credit_limit_exceeded: 429,
+  internal_error: 500,
+  provider_error: 502,
+  service_unavailable: 503,
+  ai_error: 504,
+  request_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { retryAfter?: number; body?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
+
+export function envelope(code: string, message: string, body: Record<string, unknown> = {}) {
+  return { error: { code, message }, ...body };
+}

@@ -1,0 +1,63 @@
+import type { MiddlewareHandler } from 'hono';
+import { resolveApiKey } from '../auth/keys';
+import { hasScope, type Scope } from '../auth/scopes';
+import { ApiError } from '../errors';
+import type { LimitCheck, LimitResult } from '../limits/port';
+import type { AppEnv } from './env';
+
+const IP_LIMIT = { name: 'ip', limit: 120, windowSec: 60 } as const;
+
+const retryAfter = (r: LimitResult, now: number) => Math.max(1, Math.ceil((r.reset - now) / 1000));
+
+/**
+ * Authenticates `X-Service-Key` and counts the per-IP and per-key limits in one call to the limits port.
+ * Unauthenticated requests count against their IP too (core §8).
+ */
+export function authenticate(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { db, keyCache, limits, clock } = c.get('services');
+    const presented = c.req.header('x-service-key');
+    const now = clock.now().getTime();
+    const auth = presented ? await resolveApiKey(db, keyCache, presented, now) : null;
+    const checks: LimitCheck[] = [{ ...IP_LIMIT, id: c.get('clientIp') }];
+    if (auth) checks.push({ name: 'key', id: auth.keyId, limit: auth.rateLimitPerMinute, windowSec: 60 });
+    const [ip, key] = await limits.check(checks);
+    if (key) {
+      c.header('X-RateLimit-Limit', String(key.limit));
+      c.header('X-RateLimit-Remaining', String(key.remaining));
+      c.header('X-RateLimit-Reset', String(Math.ceil(key.reset / 1000)));
+    }
+    if (!ip.success) throw new ApiError('ip_rate_limit_exceeded', 'too many requests from this address', { retryAfter: retryAfter(ip, now) });
+    if (!auth) throw new ApiError('unauthorized', presented ? 'invalid or revoked API key' : 'missing X-Service-Key header');
+    if (key && !key.success) throw new ApiError('rate_limit_exceeded', `rate limit of ${key.limit} requests per minute exceeded`, { retryAfter: retryAfter(key, now) });
+    c.set('auth', auth);
+    await next();
+  };
+}
+
+/** Counts only the per-IP limit (admin and documentation routes). */
+export function limitByIp(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { limits, clock } = c.get('services');
+    const [ip] = await limits.check([{ ...IP_LIMIT, id: c.get('clientIp') }]);
+    if (!ip.success) {
+      throw new ApiError('ip_rate_limit_exceeded', 'too many requests from this address', { retryAfter: retryAfter(ip, clock.now().getTime()) });
+    }
+    await next();
+  };
+}
+
+export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!hasScope(c.get('auth'), scope)) throw new ApiError('insufficient_scope', `this key lacks the ${scope} scope`);
+    await next();
+  };
+}
+
+/** CRM and agency routes also need the organization's feature switched on. */
+export function requireFeature(feature: 'crm' | 'agency_tools' | 'studio'): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get('auth').features[feature]) throw new ApiError('feature_not_enabled', `the ${feature} feature is not enabled for this organization`);
+    await next();
+  };
+}

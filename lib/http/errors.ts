@@ -1,0 +1,52 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiError, envelope } from '../errors';
+import type { AppEnv } from './env';
+
+const HTTP_CODES: Record<number, ApiError['code']> = {
+  400: 'validation_error',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  504: 'request_timeout',
+};
+
+/** Every failure leaves as the same envelope; an unexpected one is logged with the request id, never its stack. */
+export function handleError(err: Error, c: Context<AppEnv>) {
+  if (err instanceof ApiError) {
+    if (err.extra.retryAfter !== undefined) c.header('Retry-After', String(err.extra.retryAfter));
+    return c.json(envelope(err.code, err.message, err.extra.body), err.status as ContentfulStatusCode);
+  }
+  if (err instanceof HTTPException && HTTP_CODES[err.status]) {
+    const code = HTTP_CODES[err.status];
+    const message = err.status === 400 && /JSON/i.test(err.message) ? 'body: malformed JSON' : err.message || code;
+    return c.json(envelope(code, message), err.status as ContentfulStatusCode);
+  }
+  const requestId = c.get('requestId') ?? 'unknown';
+  const services = c.get('services');
+  const fields = { requestId, path: c.req.path, error: err?.name, detail: err?.message };
+  if (services) services.log.error('unhandled error', fields);
+  else console.error(JSON.stringify({ level: 'error', msg: 'unhandled error', ...fields }));
+  if (isUnavailable(err)) {
+    return c.json(envelope('service_unavailable', `a backing service is unavailable; retry later (request ${requestId})`), 503);
+  }
+  return c.json(envelope('internal_error', `unexpected error (request ${requestId})`), 500);
+}
+
+// Connection-level failures of the database or Redis are a 503 the client may retry, not a 500.
+function isUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let e: unknown = err;
+  while (e && typeof e === 'object' && !seen.has(e)) {
+    seen.add(e);
+    const code = (e as { code?: string }).code;
+    const msg = String((e as { message?: string }).message ?? '');
+    if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003'].includes(code)) return true;
+    if (/connection (terminated|refused|closed)|fetch failed|socket hang up|WebSocket/i.test(msg)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

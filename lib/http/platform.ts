@@ -1,0 +1,82 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import { timeout } from 'hono/timeout';
+import { ApiError, envelope } from '../errors';
+import type { Services } from '../services';
+import { authenticate, limitByIp } from './auth';
+import { renderDocsPage } from './docs_page';
+import type { AppEnv, Group } from './env';
+import { handleError } from './errors';
+
+export const MAX_BODY_BYTES = 50 * 1024;
+export const REQUEST_TIME_LIMIT_MS = 30_000;
+
+export type PlatformOptions = {
+  groups: Group[];
+  /** Services for this request, and an optional clean-up to run after it (Workers close their Pool). */
+  services: (c: Context<AppEnv>) => Promise<{ services: Services; dispose?: () => Promise<void> }>;
+  /** The client address as the runtime knows it (socket under Node, CF-Connecting-IP on Workers). */
+  socketIp: (c: Context<AppEnv>) => string | undefined;
+};
+
+/**
+ * One Hono app around one or more resource groups: request id, services, the 50 KB body limit, the 30 s
+ * request limit, auth and rate limits, the error envelope, /healthz, /openapi.json and /docs.
+ */
+export function createPlatform(opts: PlatformOptions) {
+  const app = new OpenAPIHono<AppEnv>();
+  app.onError(handleError);
+  app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
+
+  app.use('*', requestId({ headerName: 'X-Request-Id' }));
+  app.use('*', async (c, next) => {
+    const { services, dispose } = await opts.services(c);
+    c.set('services', services);
+    const forwarded = services.config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+    c.set('clientIp', forwarded || opts.socketIp(c) || 'unknown');
+    try {
+      await next();
+    } finally {
+      if (dispose) {
+        const done = dispose().catch(() => undefined);
+        try {
+          c.executionCtx.waitUntil(done);
+        } catch {
+          await done; // no execution context under Node
+        }
+      }
+    }
+  });
+  app.use('*', timeout(REQUEST_TIME_LIMIT_MS, () => new ApiError('request_timeout', 'request exceeded the 30 second limit') as never));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError('payload_too_large', `request body exceeds ${MAX_BODY_BYTES / 1024} KB`);
+      },
+    }),
+  );
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.use('/v1/*', authenticate());
+  app.use('/admin/*', limitByIp());
+  app.use('/openapi.json', limitByIp());
+  app.use('/docs', limitByIp());
+
+  for (const group of opts.groups) app.route('/', group);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ServiceKey', { type: 'apiKey', in: 'header', name: 'X-Service-Key' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', { type: 'http', scheme: 'bearer' });
+  const document = () =>
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: 'Reply Intelligence Service', version: '1.0.0', description: 'Core REST API, admin API and CRM API.' },
+    });
+  let cached: ReturnType<typeof document> | undefined;
+  app.get('/openapi.json', (c) => c.json((cached ??= document())));
+  app.get('/docs', (c) => c.html(renderDocsPage((cached ??= document()) as never)));
+  return app;
+}

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/types';
+import { iso, rows } from '../db/types';
+import type { Classification } from '../classify/types';
+import type { Tenant } from '../tenancy';
+
+export type ListLeadsInput = {
+  campaignId?: string;
+  classification?: string;
+  since?: Date;
+  limit: number;
+  offset: number;
+};
+
+export type LeadListItem = {
+  email: string;
+  name: string | null;
+  campaign_id: string;
+  campaign_name: string;
+  client_name: string | null;
+  classification: Classification | null;
+  reply_count: number;
+  last_reply_at: string | null;
+};
+
+type Row = Omit<LeadListItem, 'last_reply_at'> & { total: number; last_reply_at: Date | string | null };
+
+/**
+ * The page and the total in one statement: a count over the filtered set, left-joined to the page, so an
+ * offset past the end still reports the total. Newest reply first; id breaks ties so pages are stable.
+ */
+export async function listLeads({ db, tenant, input }: { db: Db; tenant: Tenant; input: ListLeadsInput }) {
+  const where = [sql`l.org_id = ${tenant.orgId}`];
+  if (tenant.clientId) where.push(sql`c.client_id = ${tenant.clientId}`);
+  if (input.campaignId) where.push(sql`l.campaign_id = ${input.campaignId}`);
+  if (input.classification) where.push(sql`l.classification = ${input.classification}`);
+  if (input.since) where.push(sql`l.last_reply_at > ${input.since.toISOString()}`);
+  const result = await rows<Row>(
+    db,
+    sql`with filtered as (
+      select l.id, l.email, l.name, l.campaign_id, c.name as campaign_name, cl.name as client_name,
+             l.classification, l.reply_count, l.last_reply_at
+      from leads l
+      join campaigns c on c.id = l.campaign_id
+      left join clients cl on cl.id = c.client_id
+      where ${sql.join(where, sql` and `)}
+    )
+    select t.total, p.* from (select count(*)::int as total from filtered) t
+    left join lateral (
+      select * from filtered order by last_reply_at desc nulls last, id limit ${input.limit} offset ${input.offset}
+    ) p on true`,
+  );
+  const total = Number(result[0]?.total ?? 0);
+  const leads: LeadListItem[] = result
+    .filter((r) => r.email != null)
+    .map((r) => ({
+      email: r.email,
+      name: r.name,
+      campaign_id: r.campaign_id,
+      campaign_name: r.campaign_name,
+      client_name: r.client_name,
+      classification: r.classification,
+      reply_count: Number(r.reply_count),
+      last_reply_at: iso(r.last_reply_at),
+    }));
+  return { leads, total };
+}

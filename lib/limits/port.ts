@@ -1,0 +1,31 @@
+// The limits port: request rates, send limits, cooldowns. Upstash Redis in production,
+// an in-process twin for the embedded defaults (never used on Workers, where it would limit nothing).
+export type LimitCheck = {
+  /** Which limit (namespace of the counter): 'ip', 'key', 'send', 'crm_write'. */
+  name: string;
+  /** Who is counted: an IP address, a key id. */
+  id: string;
+  limit: number;
+  windowSec: number;
+};
+
+export type LimitResult = {
+  success: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix milliseconds when the window resets. */
+  reset: number;
+};
+
+export interface Limits {
+  readonly kind: 'memory' | 'upstash';
+  /** Counts one hit against every check at once: one round trip to the store for all of them. */
+  check(checks: LimitCheck[]): Promise<LimitResult[]>;
+  /** Takes the cooldown `key` for `ttlSec` if nobody holds it; otherwise says how long is left. */
+  claimCooldown(key: string, ttlSec: number): Promise<{ ok: true } | { ok: false; retryAfterSec: number }>;
+  /** Gives a cooldown back (a send that failed at the provider was not a contact). */
+  releaseCooldown(key: string): Promise<void>;
+}
+
+export type Clock = { now(): Date };
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,51 @@
+import { Ratelimit } from '@upstash/ratelimit';
+import { Redis } from '@upstash/redis';
+import type { LimitResult, Limits } from './port';
+
+// Production limits: @upstash/ratelimit sliding windows and SET NX EX cooldowns in Upstash Redis.
+// Auto-pipelining batches the checks of one request (key + IP) into a single REST round trip.
+export function createUpstashLimits(opts: { url: string; token: string; prefix?: string }): Limits & { redis: Redis } {
+  const redis = new Redis({ url: opts.url, token: opts.token, enableAutoPipelining: true, enableTelemetry: false });
+  const prefix = opts.prefix ?? 'ris';
+  const limiters = new Map<string, Ratelimit>();
+
+  const limiter = (name: string, limit: number, windowSec: number) => {
+    const id = `${name}:${limit}:${windowSec}`;
+    let rl = limiters.get(id);
+    if (!rl) {
+      rl = new Ratelimit({
+        redis,
+        limiter: Ratelimit.slidingWindow(limit, `${windowSec} s`),
+        prefix: `${prefix}:rl:${name}`,
+        analytics: false,
+        // No fail-open race against a slow Redis and no per-isolate block cache: counts stay exact.
+        timeout: 0,
+        ephemeralCache: false,
+      });
+      limiters.set(id, rl);
+    }
+    return rl;
+  };
+
+  return {
+    kind: 'upstash',
+    redis,
+    async check(checks) {
+      return Promise.all(
+        checks.map(async (c): Promise<LimitResult> => {
+          const r = await limiter(c.name, c.limit, c.windowSec).limit(c.id);
+          return { success: r.success, limit: r.limit, remaining: Math.max(0, r.remaining), reset: r.reset };
+        }),
+      );
+    },
+    async claimCooldown(key, ttlSec) {
+      const k = `${prefix}:cooldown:${key}`;
+      const [set, ttl] = await Promise.all([redis.set(k, '1', { nx: true, ex: ttlSec }), redis.ttl(k)]);
+      if (set === 'OK') return { ok: true };
+      return { ok: false, retryAfterSec: ttl > 0 ? ttl : ttlSec };
+    },
+    async releaseCooldown(key) {
+      await redis.del(`${prefix}:cooldown:${key}`);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { and, eq } from 'drizzle-orm';
+import { apiKeys, campaigns, clients, organizations } from '../../schema';
+import type { OrgFeatures, PortalPermissions } from '../../schema';
+import { generateApiKey, hashApiKey, type KeyPrefix } from '../auth/keys';
+import { campaignView } from '../campaigns/list_campaigns';
+import type { Db } from '../db/types';
+import { ApiError, notFound } from '../errors';
+
+// The organization owner's side (operator.md §3): orgs, clients, campaigns and keys. Called by the admin API.
+
+const DEFAULT_FEATURES: OrgFeatures = { crm: false, agency_tools: false, studio: false };
+const DEFAULT_PORTAL: PortalPermissions = { show_hot: true, show_warm: true, show_cold: true, show_not_interested: false };
+
+export const orgView = (o: typeof organizations.$inferSelect) => ({ id: o.id, name: o.name, features: o.features, demo: o.demo });
+export const clientView = (c: typeof clients.$inferSelect) => ({ id: c.id, name: c.name, portal: c.portal });
+export const keyView = (k: typeof apiKeys.$inferSelect) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  scopes: k.scopes,
+  client_id: k.clientId,
+  autonomy_level: k.autonomyLevel,
+  rate_limit_per_minute: k.rateLimitPerMinute,
+  daily_credit_limit: k.dailyCreditLimit,
+  read_only: k.readOnly,
+  revoked: k.revokedAt !== null,
+  created_at: k.createdAt.toISOString(),
+});
+
+export async function requireOrg(db: Db, orgId: string) {
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, orgId));
+  if (!org) throw notFound('organization');
+  return org;
+}
+
+async function requireClientOf(db: Db, orgId: string, clientId: string) {
+  const [client] = await db.select().from(clients).where(and(eq(clients.id, clientId), eq(clients.orgId, orgId)));
+  if (!client) throw new ApiError('validation_error', 'client_id: no such client in this organization');
+  return client;
+}
+
+export async function createOrg(db: Db, input: { name: string; features?: Partial<OrgFeatures>; demo?: boolean }) {
+  const [org] = await db
+    .insert(organizations)
+    .values({ name: input.name, features: { ...DEFAULT_FEATURES, ...input.features }, demo: input.demo ?? false })
+    .returning();
+  return orgView(org);
+}
+
+export async function updateOrg(db: Db, orgId: string, input: { features?: Partial<OrgFeatures>; demo?: boolean; name?: string }) {
+  const org = await requireOrg(db, orgId);
+  const [updated] = await db
+    .update(organizations)
+    .set({ features: { ...org.features, ...input.features }, demo: input.demo ?? org.demo, name: input.name ?? org.name })
+    .where(eq(organizations.id, orgId))
+    .returning();
+  return orgView(updated);
+}
+
+export async function createClient(db: Db, orgId: string, input: { name: string; portal?: Partial<PortalPermissions> }) {
+  await requireOrg(db, orgId);
+  const [client] = await db.insert(clients).values({ orgId, name: input.name, portal: { ...DEFAULT_PORTAL, ...input.portal } }).returning();
+  return clientView(client);
+}
+
+export async function updateClient(db: Db, clientId: string, input: { portal?: Partial<PortalPermissions>; name?: string }) {
+  const [client] = await db.select().from(clients).where(eq(clients.id, clientId));
+  if (!client) throw notFound('client');
+  const [updated] = await db
+    .update(clients)
+    .set({ portal: { ...client.portal, ...input.portal }, name: input.name ?? client.name })
+    .where(eq(clients.id, clientId))
+    .returning();
+  return clientView(updated);
+}
+
+export type CampaignInput = { name: string; client_id?: string | null; status?: 'active' | 'paused' | 'completed'; sent?: number; opened?: number };
+
+export async function createCampaign(db: Db, orgId: string, input: CampaignInput, now: Date) {
+  await requireOrg(db, orgId);
+  const client = input.client_id ? await requireClientOf(db, orgId, input.client_id) : null;
+  const [c] = await db
+    .insert(campaigns)
+    .values({ orgId, clientId: client?.id ?? null, name: input.name, status: input.status ?? 'active', sent: input.sent ?? 0, opened: input.opened ?? 0, statsLastSyncedAt: now })
+    .returning();
+  return campaignView(c, client);
+}
+
+/** Stats sync from the sending tool (and status/client changes); stamps `stats_last_synced_at`. */
+export async function updateCampaign(db: Db, campaignId: string, input: Partial<CampaignInput>, now: Date) {
+  const [current] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+  if (!current) throw notFound('campaign');
+  const client = input.client_id ? await requireClientOf(db, current.orgId, input.client_id) : null;
+  const [c] = await db
+    .update(campaigns)
+    .set({
+      name: input.name ?? current.name,
+      status: input.status ?? current.status,
+      sent: input.sent ?? current.sent,
+      opened: input.opened ?? current.opened,
+      clientId: input.client_id === undefined ? current.clientId : client?.id ?? null,
+      statsLastSyncedAt: input.sent !== undefined || input.opened !== undefined ? now : current.statsLastSyncedAt,
+    })
+    .where(eq(campaigns.id, campaignId))
+    .returning();
+  const [cl] = c.clientId ? await db.select().from(clients).where(eq(clients.id, c.clientId)) : [];
+  return campaignView(c, cl ?? null);
+}
+
+export type KeyInput = {
+  name: string;
+  prefix?: KeyPrefix;
+  scopes?: string[];
+  client_id?: string | null;
+  autonomy_level?: number;
+  rate_limit_per_minute?: number;
+  daily_credit_limit?: number;
+  read_only?: boolean;
+};
+
+/** Creates a key; the secret is returned once and only its hash is stored. */
+export async function createKey(db: Db, orgId: string, input: KeyInput) {
+  await requireOrg(db, orgId);
+  if (input.client_id) await requireClientOf(db, orgId, input.client_id);
+  const prefix = input.prefix ?? 'live';
+  const secret = generateApiKey(prefix);
+  const [key] = await db
+    .insert(apiKeys)
+    .values({
+      orgId,
+      clientId: input.client_id ?? null,
+      name: input.name,
+      prefix,
+      keyHash: await hashApiKey(secret),
+      keyHint: secret.slice(-4),
+      scopes: input.scopes ?? ['*'],
+      autonomyLevel: input.autonomy_level ?? 0,
+      rateLimitPerMinute: input.rate_limit_per_minute ?? 100,
+      dailyCreditLimit: input.daily_credit_limit ?? 100,
+      readOnly: input.read_only ?? false,
+    })
+    .returning();
+  return { key: keyView(key), secret };
+}
+
+export async function updateKey(db: Db, keyId: string, input: { autonomy_level?: number; scopes?: string[]; revoked?: boolean }, now: Date) {
+  const [key] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+  if (!key) throw notFound('key');
+  const revokedAt = input.revoked === undefined ? key.revokedAt : input.revoked ? key.revokedAt ?? now : null;
+  const [updated] = await db
+    .update(apiKeys)
+    .set({ autonomyLevel: input.autonomy_level ?? key.autonomyLevel, scopes: input.scopes ?? key.scopes, revokedAt })
+    .where(eq(apiKeys.id, keyId))
+    .returning();
+  return keyView(updated);
+}

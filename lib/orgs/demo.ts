@@ -1,0 +1,32 @@
+import { count } from 'drizzle-orm';
+import { organizations } from '../../schema';
+import type { Db } from '../db/types';
+import { ingestReply, type Classify } from '../ingest/ingest_reply';
+import { createCampaign, createClient, createKey, createOrg } from './admin';
+
+const SAMPLE_REPLIES = [
+  { from_email: 'maria.lopez@northwind.io', from_name: 'Maria Lopez', body: 'Sounds interesting - could we do a quick call on Thursday? What does pricing look like for a team of 12?' },
+  { from_email: 'tom@acme-logistics.com', from_name: 'Tom Becker', body: 'Can you send more information? Not sure this is a fit yet.' },
+  { from_email: 'j.smit@dutchdesign.nl', from_name: 'Jan Smit', body: 'Ik ben afwezig tot 2 december en heb beperkt toegang tot mijn e-mail.' },
+  { from_email: 'sarah@brightlabs.co', from_name: null, body: 'Please remove me from your list.' },
+  { from_email: 'ops@globex.com', from_name: 'Priya N', body: "I'm not the right person for this, you should talk to our COO." },
+];
+
+/**
+ * On a new embedded database, `npm run dev` creates a demo organization so a developer can call the API at
+ * once. Returns null when the database already has organizations.
+ */
+export async function seedDemoOrg(db: Db, classify: Classify, now: Date) {
+  const [{ n }] = await db.select({ n: count() }).from(organizations);
+  if (Number(n) > 0) return null;
+  const org = await createOrg(db, { name: 'Demo Agency', features: { crm: true }, demo: true });
+  const client = await createClient(db, org.id, { name: 'Northwind Traders' });
+  const campaign = await createCampaign(db, org.id, { name: 'Q4 outbound - operations leaders', client_id: client.id, sent: 1200, opened: 540 }, now);
+  for (const [i, r] of SAMPLE_REPLIES.entries()) {
+    await ingestReply({ db, orgId: org.id, classify, now, input: { campaign_id: campaign.id, ...r, received_at: new Date(now.getTime() - (i + 1) * 3_600_000).toISOString() } });
+  }
+  const owner = await createKey(db, org.id, { name: 'demo owner (review queue)', scopes: ['*'] });
+  const agent = await createKey(db, org.id, { name: 'demo agent (sends at once)', scopes: ['leads.read', 'replies.send', 'replies.approve', 'webhooks.manage'], autonomy_level: 2 });
+  const crm = await createKey(db, org.id, { name: 'demo CRM sync', scopes: ['crm.read', 'crm.write'], client_id: client.id });
+  return { org, client, campaign, keys: [owner, agent, crm] };
+}

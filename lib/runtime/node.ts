@@ -1,0 +1,49 @@
+// Node runtime: `npm run dev`, tests and benchmarks. Chooses adapters from configuration only:
+// DATABASE_URL → Neon driver (WebSocket), else PGlite in DATA_DIR; UPSTASH_* → Upstash, else in-process limits.
+import { WebSocket } from 'ws';
+import { KeyCache } from '../auth/keys';
+import type { Config } from '../config';
+import { openNeon } from '../db/neon';
+import type { Database } from '../db/types';
+import { createMemoryLimits } from '../limits/memory';
+import { systemClock, type Clock, type Limits } from '../limits/port';
+import { createUpstashLimits } from '../limits/upstash';
+import { createLogger } from '../log';
+import type { Services } from '../services';
+import { createClassify } from './classify';
+
+export type NodeServices = Services & { database: Database; close(): Promise<void> };
+
+export async function openDatabase(config: Config): Promise<Database> {
+  if (config.DATABASE_URL) {
+    return openNeon(config.DATABASE_URL, { webSocketConstructor: WebSocket, wsProxy: config.NEON_WS_PROXY, insecure: config.NEON_INSECURE_WS });
+  }
+  const { openPglite } = await import('../db/pglite');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  return openPglite({ dataDir: config.DATA_DIR });
+}
+
+export function createLimits(config: Config, clock: Clock): Limits {
+  if (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
+    return createUpstashLimits({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN });
+  }
+  return createMemoryLimits(clock);
+}
+
+export async function createNodeServices(config: Config, opts: { database?: Database; clock?: Clock; keyCacheTtlMs?: number; limits?: Limits } = {}): Promise<NodeServices> {
+  const database = opts.database ?? (await openDatabase(config));
+  const clock = opts.clock ?? systemClock;
+  return {
+    config,
+    database,
+    db: database.db,
+    dbStats: database.stats,
+    limits: opts.limits ?? createLimits(config, clock),
+    clock,
+    keyCache: new KeyCache(opts.keyCacheTtlMs),
+    log: createLogger(config.LOG_LEVEL),
+    classify: createClassify(config),
+    close: () => database.close(),
+  };
+}

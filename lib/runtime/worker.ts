@@ -1,0 +1,51 @@
+// Cloudflare Workers runtime: production adapters only (Neon over WebSocket, Upstash). An isolate's memory
+// limits nothing on Workers, so missing Upstash configuration is a configuration error here, not a fallback.
+import type { Context } from 'hono';
+import { KeyCache } from '../auth/keys';
+import { loadConfig, type Config } from '../config';
+import { openNeon } from '../db/neon';
+import type { AppEnv, Group } from '../http/env';
+import { createPlatform } from '../http/platform';
+import { systemClock } from '../limits/port';
+import { createUpstashLimits } from '../limits/upstash';
+import { createLogger } from '../log';
+import type { Services } from '../services';
+import { createClassify } from './classify';
+
+// Per isolate: parsed configuration, the key cache (≤ 30 s) and the limiter instances.
+const keyCache = new KeyCache();
+let cached: { env: unknown; config: Config; limits: ReturnType<typeof createUpstashLimits> } | undefined;
+
+function isolateState(env: Record<string, unknown>) {
+  if (cached?.env === env) return cached;
+  const config = loadConfig(env);
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required on Workers');
+  if (!config.UPSTASH_REDIS_REST_URL || !config.UPSTASH_REDIS_REST_TOKEN) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are required on Workers');
+  cached = { env, config, limits: createUpstashLimits({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN }) };
+  return cached;
+}
+
+/** Services for one Worker invocation; the Neon Pool is closed when the invocation ends. */
+export function workerServices(env: Record<string, unknown>): { services: Services; dispose: () => Promise<void> } {
+  const { config, limits } = isolateState(env);
+  const database = openNeon(config.DATABASE_URL!, { wsProxy: config.NEON_WS_PROXY, insecure: config.NEON_INSECURE_WS, max: 1 });
+  const services: Services = {
+    config,
+    db: database.db,
+    dbStats: database.stats,
+    limits,
+    clock: systemClock,
+    keyCache,
+    log: createLogger(config.LOG_LEVEL),
+    classify: createClassify(config),
+  };
+  return { services, dispose: () => database.close() };
+}
+
+export function workerApp(groups: Group[]) {
+  return createPlatform({
+    groups,
+    services: async (c: Context<AppEnv>) => workerServices(c.env),
+    socketIp: (c) => c.req.header('cf-connecting-ip'),
+  });
+}

@@ -1,0 +1,4 @@
+export * from './orgs';
+export * from './leads';
+export * from './sending';
+export * from './webhooks';

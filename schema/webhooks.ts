@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './orgs';
+
+export type LastError = { status: number | null; body: string | null; error: string | null; at: string };
+
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(), // 'wh-…'
+    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    // Encrypted at rest: signing needs the secret itself, so it cannot be a hash.
+    secretEnc: text('secret_enc').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    failureCount: integer('failure_count').notNull().default(0),
+    disabledReason: text('disabled_reason'),
+    lastDeliveryAt: timestamp('last_delivery_at', { withTimezone: true, mode: 'date' }),
+    lastError: jsonb('last_error').$type<LastError>(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('webhooks_org_idx').on(t.orgId)],
+);
+
+// One row per (event, endpoint): the unit that is retried until delivered or out of attempts.
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventKind: text('event_kind').notNull(),
+    // The exact body sent on every attempt: retries never re-render it.
+    body: text('body').notNull(),
+    status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('webhook_deliveries_uq').on(t.webhookId, t.eventId), index('webhook_deliveries_org_idx').on(t.orgId)],
+);
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deliveryId: uuid('delivery_id').notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    ok: boolean('ok').notNull(),
+    httpStatus: integer('http_status'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_attempts_hook_idx').on(t.webhookId, t.at)],
+);
+
+// The embedded scheduler: jobs are rows, leased by a worker, so a killed process loses nothing.
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    dedupeKey: text('dedupe_key'),
+    doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.doneAt} is null`),
+    uniqueIndex('jobs_dedupe_uq').on(t.dedupeKey),
+  ],
+);

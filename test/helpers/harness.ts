@@ -1,0 +1,61 @@
+// One service per test file on the tier chosen by the vitest project (embedded: PGlite + in-process limits;
+// integration: Neon driver over the relay to real PostgreSQL + Upstash clients over the bridge to real Redis),
+// and a fresh organization per test, so no test depends on another's rows.
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
+import { WebSocket } from 'ws';
+import { loadConfig, type Config } from '../../lib/config';
+import { openNeon } from '../../lib/db/neon';
+import { openPglite } from '../../lib/db/pglite';
+import type { Database } from '../../lib/db/types';
+import { createMemoryLimits } from '../../lib/limits/memory';
+import type { Clock, Limits } from '../../lib/limits/port';
+import { createUpstashLimits } from '../../lib/limits/upstash';
+import { createNodeServices, type NodeServices } from '../../lib/runtime/node';
+import { createNodeApp } from '../../lib/runtime/node_server';
+
+export const TIER = (process.env.TIER ?? 'embedded') as 'embedded' | 'integration';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export class TestClock implements Clock {
+  private offset = 0;
+  now() {
+    return new Date(Date.now() + this.offset);
+  }
+  advance(ms: number) {
+    this.offset += ms;
+  }
+}
+
+async function openTierDatabase(): Promise<Database> {
+  if (TIER === 'integration') {
+    return openNeon(inject('itDatabaseUrl'), { webSocketConstructor: WebSocket, wsProxy: `127.0.0.1:${inject('wsRelayPort')}/v1`, insecure: true });
+  }
+  const dump = readFileSync(inject('pgliteDump'));
+  return openPglite({ loadDataDir: new Blob([dump]), migrateOnOpen: false });
+}
+
+function tierLimits(clock: Clock): Limits {
+  if (TIER === 'integration' && inject('upstashUrl')) {
+    // A prefix per test file keeps counters of parallel files and earlier runs apart.
+    return createUpstashLimits({ url: inject('upstashUrl'), token: inject('upstashToken'), prefix: `t${process.pid}${Date.now().toString(36)}` });
+  }
+  return createMemoryLimits(clock);
+}
+
+export type TestEnv = {
+  services: NodeServices;
+  app: ReturnType<typeof createNodeApp>;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+};
+
+export async function startTestEnv(env: Record<string, string> = {}): Promise<TestEnv> {
+  const config = loadConfig({ ADMIN_TOKEN, TRUST_PROXY: 'true', LOG_LEVEL: 'silent', ENCRYPTION_KEY: 'a'.repeat(64), ALLOW_PRIVATE_WEBHOOK_URLS: 'true', ...env });
+  const clock = new TestClock();
+  const database = await openTierDatabase();
+  const services = await createNodeServices(config, { database, clock, limits: tierLimits(clock) });
+  const app = createNodeApp(services);
+  return { services, app, clock, config, close: () => services.close() };
+}
