@@ -1,8 +1,9 @@
+import { detectReturnDate } from './return_date';
+import { ABSENCE_REFERRAL, NEGATOR, NOT_NEGATION, OOO_SUBJECT, OPT_OUT, SIGNALS, VALEDICTION } from './signals';
 import { stripQuoted } from './strip_quoted';
-import { ABSENCE_REFERRAL, NEGATOR, OOO_SUBJECT, OPT_OUT, SIGNALS, VALEDICTION } from './signals';
 import type { Classification, OfflineResult } from './types';
 
-export { detectReturnDate } from './return_date';
+export { detectReturnDate };
 
 // Precedence rules (documented because they are product decisions, not tuning):
 //  1. An opt-out request anywhere in the reply's own text ("unsubscribe",
@@ -59,23 +60,42 @@ function negated(text: string, index: number): boolean {
   let last = -1;
   for (const m of prefix.matchAll(CONTRAST)) last = m.index! + m[0].length;
   if (last >= 0) prefix = prefix.slice(last);
-  return NEGATOR.test(prefix);
+  return NEGATOR.test(prefix.replace(NOT_NEGATION, ' '));
 }
+
+// Compiled once: matchAll needs the global flag.
+const COMPILED = SIGNALS.map((s) => ({ ...s, g: new RegExp(s.re.source, s.re.flags.replace('g', '') + 'g') }));
 
 function score(text: string): { scores: Record<Classification, number>; signals: string[] } {
   const scores: Record<Classification, number> = { hot: 0, warm: 0, cold: 0, not_interested: 0, ooo: 0 };
   const signals: string[] = [];
-  for (const s of SIGNALS) {
-    const re = new RegExp(s.re.source, s.re.flags.includes('g') ? s.re.flags : s.re.flags + 'g');
-    let fired = false;
-    for (const m of text.matchAll(re)) {
-      if (s.neg && negated(text, m.index!)) continue;
-      fired = true;
-      break;
+  // What follows the last "but" is usually the decision ("interesting, but we're
+  // happy with our tool"; "on holiday, but yes let's talk"), so it counts more.
+  let pivot = -1;
+  for (const m of text.matchAll(CONTRAST)) pivot = m.index!;
+  const weak: typeof COMPILED = [];
+  for (const s of COMPILED) {
+    if (s.weak) {
+      weak.push(s);
+      continue;
     }
-    if (fired) {
-      scores[s.label] += s.w;
+    let weight = 0;
+    for (const m of text.matchAll(s.g)) {
+      if (s.neg && negated(text, m.index!)) continue;
+      weight = Math.max(weight, pivot >= 0 && m.index! + m[0].length > pivot + 4 ? s.w * 1.5 : s.w);
+      if (weight > s.w) break;
+    }
+    if (weight > 0) {
+      scores[s.label] += weight;
       signals.push(s.name);
+    }
+  }
+  if (scores.hot === 0 && scores.warm === 0) {
+    for (const s of weak) {
+      if (s.re.test(text)) {
+        scores[s.label] += s.w;
+        signals.push(s.name);
+      }
     }
   }
   return { scores, signals };
@@ -94,38 +114,36 @@ export function classifyOffline(text: string, opts: { subject?: string } = {}): 
   const own = dropSignoff(normalise(stripQuoted(text ?? '')));
   const subject = normalise(opts.subject ?? '');
 
-  const optOut = OPT_OUT.find((re) => re.test(own));
-  if (optOut) return { classification: 'not_interested', confidence: 0.97, signals: ['ni.opt_out'] };
+  // Also test with punctuation flattened: "Stop. Emailing. Me."
+  const flat = own.replace(/[.,;!]+/g, ' ').replace(/\s+/g, ' ');
+  if (OPT_OUT.some((re) => re.test(own) || re.test(flat))) {
+    return { classification: 'not_interested', confidence: 0.97, signals: ['ni.opt_out'] };
+  }
 
-  let { scores, signals } = score(own);
   const autoSubject = OOO_SUBJECT.test(subject);
+  const returnDate = detectReturnDate(own) !== null;
+  let { scores, signals } = score(own);
+  if (autoSubject || returnDate || scores.ooo > 0) {
+    // Absence notice: drop the "if urgent, call/contact …" sentences and rescore.
+    const sentences = own.split(/(?<=[.!?])\s+|\n+/);
+    const kept = sentences.filter((x) => !ABSENCE_REFERRAL.test(x));
+    if (kept.length < sentences.length) ({ scores, signals } = score(kept.join('\n')));
+  }
   if (autoSubject) {
     scores.ooo += 5;
     signals.push('ooo.subject');
   }
-
-  let body = own;
-  if (scores.ooo > 0) {
-    // Rescore without the "if urgent, call/contact …" sentences of absence notices.
-    body = own
-      .split(/(?<=[.!?])\s+|\n+/)
-      .filter((s) => !ABSENCE_REFERRAL.test(s))
-      .join('\n');
-    const again = score(body);
-    scores = again.scores;
-    signals = again.signals;
-    if (autoSubject) {
-      scores.ooo += 5;
-      signals.push('ooo.subject');
-    }
+  if (returnDate) {
+    // "until 12 March" / "ab dem 22. April" phrasing is typical of absence notices.
+    scores.ooo += 1.5;
+    signals.push('ooo.return_date');
   }
 
+  const ranked = rank(scores);
   const machine = autoSubject || signals.includes('ooo.auto');
-  let ranked = rank(scores);
   // Rule 2: human-written absence + explicit interest → hot.
   if (ranked[0] === 'ooo' && !machine && scores.hot >= 3 && scores.not_interested === 0) {
     signals.push('rule.ooo_with_interest');
-    ranked = ['hot', ...ranked.filter((l) => l !== 'hot')];
     return { classification: 'hot', confidence: 0.6, signals };
   }
   const best = ranked[0];

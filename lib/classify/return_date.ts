@@ -38,6 +38,16 @@ const RETURN_KW =
 const UNTIL_KW =
   /\b(until|till|til|through|thru|bis|jusqu'?(au|a|en)|tot( en met)?|t\/m|hasta)\b|\bjusqu/g;
 
+// Compiled once; all global because they are used with matchAll.
+const RE_ISO = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
+const RE_DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er|e)?\\.?\\s+(?:de\\s+)?${M}\\b\\.?(?:,?\\s+(?:de\\s+)?(\\d{4}))?`, 'g');
+const RE_MONTH_DAY = new RegExp(`\\b${M}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'g');
+const RE_DOTTED = /\b(\d{1,2})\.(\d{1,2})\.(\d{2,4})?(?!\d)/g;
+const RE_SLASH = /\b(\d{1,2})\/(\d{1,2})(?:\/(\d{2,4}))?\b/g;
+const RE_NTH = /\bthe (\d{1,2})(st|nd|rd|th)\b/g;
+const RE_WEEKDAY = new RegExp(`\\b${W}\\b`, 'g');
+const RE_MONTH_AHEAD = new RegExp(`^,?\\s*(de\\s+)?${M}`);
+
 interface Found { index: number; y?: number; m: number; d?: number; weekday?: number }
 
 function year(y: string | undefined): number | undefined {
@@ -49,24 +59,24 @@ function year(y: string | undefined): number | undefined {
 function findDates(t: string): Found[] {
   const out: Found[] = [];
   const push = (index: number, m: number, d: number | undefined, y?: number) => out.push({ index, m, d, y });
-  for (const x of t.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) push(x.index!, +x[2], +x[3], +x[1]);
-  for (const x of t.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er|e)?\\.?\\s+(?:de\\s+)?${M}\\b\\.?(?:,?\\s+(?:de\\s+)?(\\d{4}))?`, 'g')))
+  for (const x of t.matchAll(RE_ISO)) push(x.index!, +x[2], +x[3], +x[1]);
+  for (const x of t.matchAll(RE_DAY_MONTH))
     push(x.index!, MONTHS[x[2]], +x[1], year(x[3]));
-  for (const x of t.matchAll(new RegExp(`\\b${M}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4}))?`, 'g')))
+  for (const x of t.matchAll(RE_MONTH_DAY))
     push(x.index!, MONTHS[x[1]], +x[2], year(x[3]));
   // Dotted numerals are day-first everywhere they are used (DE/NL/FR).
-  for (const x of t.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(\d{2,4})?(?!\d)/g)) push(x.index!, +x[2], +x[1], year(x[3]));
+  for (const x of t.matchAll(RE_DOTTED)) push(x.index!, +x[2], +x[1], year(x[3]));
   // Slashes: day-first when unambiguous (14/03), otherwise US month-first (3/14, 04/07).
-  for (const x of t.matchAll(/\b(\d{1,2})\/(\d{1,2})(?:\/(\d{2,4}))?\b/g)) {
+  for (const x of t.matchAll(RE_SLASH)) {
     const a = +x[1], b = +x[2];
     if (a > 12) push(x.index!, b, a, year(x[3]));
     else push(x.index!, a, b, year(x[3]));
   }
-  for (const x of t.matchAll(/\bthe (\d{1,2})(st|nd|rd|th)\b/g)) out.push({ index: x.index!, m: 0, d: +x[1] });
-  for (const x of t.matchAll(new RegExp(`\\b${W}\\b`, 'g'))) {
+  for (const x of t.matchAll(RE_NTH)) out.push({ index: x.index!, m: 0, d: +x[1] });
+  for (const x of t.matchAll(RE_WEEKDAY)) {
     // Only a bare weekday ("back Thursday"); a weekday followed by a date is handled above.
     const after = t.slice(x.index! + x[0].length, x.index! + x[0].length + 12);
-    if (/^,?\s*(the\s+)?\d/.test(after) || /^,?\s*(de\s+)?\w+\s+\d/.test(after) && new RegExp(`^,?\\s*${M}`).test(after)) continue;
+    if (/^,?\s*(the\s+)?\d/.test(after) || RE_MONTH_AHEAD.test(after)) continue;
     out.push({ index: x.index!, m: 0, weekday: WD[x[1]] });
   }
   return out.sort((a, b) => a.index - b.index);

@@ -23,7 +23,7 @@ const SEPARATOR: RegExp[] = [
 const HDR = (names: string) => new RegExp(`^\\*?(${names})\\s*:\\*?\\s*`, 'i');
 const HDR_FROM = HDR('From|Von|De|Van|Da');
 const HDR_OTHER = HDR(
-  'Sent|Date|To|Cc|Subject|Gesendet|Datum|An|Betreff|Envoyé|Date|À|A|Objet|Verzonden|Aan|Onderwerp|Enviado|Fecha|Para|Asunto',
+  'Sent|Date|To|Cc|Subject|Gesendet|Datum|An|Betreff|Envoyé|À|A|Objet|Verzonden|Aan|Onderwerp|Enviado el|Enviado|Fecha|Para|Asunto|Inviato|Oggetto',
 );
 
 // Signature delimiter ("-- " per RFC 3676; many clients trim the space) and mobile footers.

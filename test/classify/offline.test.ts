@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { classifyOffline, detectReturnDate } from '../../lib/classify/offline';
+import { CLASSIFICATIONS } from '../../lib/classify/types';
+
+const PITCH_QUOTE = `
+
+On Tue, Mar 4, 2025 at 9:12 AM Sam Carter <sam@growthpilot.io> wrote:
+> Hi Anna,
+> We help B2B teams book 30+ qualified meetings a month. Would you be open to a
+> 15-minute call next week? Happy to send a demo and pricing, or book a meeting
+> via my calendar link. Let's talk Tuesday?
+> P.S. not interested? Just reply "unsubscribe".`;
+
+const label = (text: string, subject?: string) => classifyOffline(text, { subject }).classification;
+
+describe('classifyOffline', () => {
+  it.each([
+    // hot
+    ["Let's talk Tuesday at 2pm.", 'hot'],
+    ['Send me a calendar link.', 'hot'],
+    ['What does it cost for 20 seats?', 'hot'],
+    ['Happy to jump on a call.', 'hot'],
+    ["We'd like to start a pilot next month.", 'hot'],
+    ['Klingt gut, können wir nächste Woche telefonieren?', 'hot'],
+    // warm
+    ['Interesting, tell me more.', 'warm'],
+    ['Not right now but keep in touch.', 'warm'],
+    ['Not interested right now, maybe next quarter.', 'warm'],
+    ['Maybe later in the year.', 'warm'],
+    ['How does this integrate with HubSpot?', 'warm'],
+    ["Don't need a call, but send over some info.", 'warm'],
+    // cold
+    ['Who are you?', 'cold'],
+    ['How did you get my email?', 'cold'],
+    ['You should talk to Jane, she handles this.', 'cold'],
+    ['ok', 'cold'],
+    ['', 'cold'],
+    // not_interested
+    ['No thanks.', 'not_interested'],
+    ['Remove me from your list.', 'not_interested'],
+    ['Stop emailing me.', 'not_interested'],
+    ['We already have a solution and are happy with it.', 'not_interested'],
+    ['Not interested right now or in the future.', 'not_interested'],
+    ["No. Don't need a call, don't need a demo.", 'not_interested'],
+    ['Kein Interesse.', 'not_interested'],
+    // ooo
+    ['I am out of the office until 12 March with limited access to email.', 'ooo'],
+    ['Ich bin bis zum 12.03. nicht im Büro.', 'ooo'],
+    ["Je suis absente jusqu'au 12 mars.", 'ooo'],
+    ['Ik ben afwezig tot 12 maart.', 'ooo'],
+    ['Estoy fuera de la oficina hasta el 12 de marzo.', 'ooo'],
+  ] as const)('%j → %s', (text, expected) => {
+    expect(label(text)).toBe(expected);
+  });
+
+  it('uses the subject as an out-of-office signal', () => {
+    expect(label('Thanks for your message. Back on Monday.', 'Automatic reply: Quick question')).toBe('ooo');
+    expect(label('Danke für Ihre Nachricht.', 'Abwesenheitsnotiz: Kurze Frage')).toBe('ooo');
+    expect(label('Merci pour votre message.', 'Réponse automatique : Question')).toBe('ooo');
+  });
+
+  it('ignores call/meeting words in the urgent-contact line of an auto-reply', () => {
+    expect(label('I am out of the office until 14 March. If urgent, please call +44 20 7946 0018 or book a meeting with my colleague.')).toBe('ooo');
+  });
+
+  it('treats human-written absence with explicit interest as hot (documented precedence)', () => {
+    expect(label("I'm out of office until the 14th, but yes let's book a call when I'm back.")).toBe('hot');
+    const r = classifyOffline("I'm out of office until the 14th. Let's book a call when I'm back.");
+    expect(r.classification).toBe('hot');
+    expect(r.signals).toContain('rule.ooo_with_interest');
+    // …but a machine auto-reply can never express interest.
+    expect(label("I'm out of office until the 14th. Let's book a call when I'm back.", 'Automatic reply: hi')).toBe('ooo');
+  });
+
+  describe('quoted thread does not decide the label', () => {
+    it('the quoted pitch mentions a call, the reply says unsubscribe', () => {
+      expect(label('unsubscribe' + PITCH_QUOTE)).toBe('not_interested');
+    });
+    it.each([
+      ['Who are you?', 'cold'],
+      ['Send me more info please.', 'warm'],
+      ['No thanks.', 'not_interested'],
+      ['Yes, Tuesday 2pm works.', 'hot'],
+    ] as const)('%j + quoted pitch → %s', (reply, expected) => {
+      expect(label(reply + PITCH_QUOTE)).toBe(expected);
+    });
+  });
+
+  it('"unsubscribe" anywhere in the own text wins', () => {
+    expect(label("Interesting product and I'd love a demo, but please unsubscribe me from this sequence.")).toBe('not_interested');
+    expect(label("Let's talk Tuesday. Also, please remove me from your newsletter list.")).toBe('not_interested');
+    expect(label('Stop. Emailing. Me.')).toBe('not_interested');
+  });
+
+  it('handles negated interest', () => {
+    expect(label("Don't need a call.")).not.toBe('hot');
+    expect(label('No me interesa.')).toBe('not_interested');
+    expect(label('Je ne suis pas intéressé.')).toBe('not_interested');
+  });
+
+  it('returns a confidence in 0..1 that reflects the margin', () => {
+    for (const t of ['unsubscribe', 'Who are you?', 'hmm', 'Interesting, but not now.', "Let's talk Tuesday at 2pm."]) {
+      const r = classifyOffline(t);
+      expect(CLASSIFICATIONS).toContain(r.classification);
+      expect(r.confidence).toBeGreaterThanOrEqual(0);
+      expect(r.confidence).toBeLessThanOrEqual(1);
+    }
+    const clear = classifyOffline("Yes, let's book a demo. Send me a calendar invite for Tuesday at 2pm.");
+    const mixed = classifyOffline("Let's talk, but maybe next quarter.");
+    expect(clear.confidence).toBeGreaterThan(mixed.confidence);
+  });
+
+  it('lists the signals that fired', () => {
+    const r = classifyOffline('Send me a calendar link for Tuesday at 2pm.');
+    expect(r.signals).toEqual(expect.arrayContaining(['hot.calendar', 'hot.slot']));
+    expect(classifyOffline('unsubscribe').signals).toEqual(['ni.opt_out']);
+  });
+
+  it('is fast (under 1 ms per typical reply)', () => {
+    const texts = ["Let's talk Tuesday.", 'Not interested.', 'I am out of the office until 12 March.' + PITCH_QUOTE];
+    const batch = () => {
+      const t0 = performance.now();
+      for (let i = 0; i < 300; i++) classifyOffline(texts[i % texts.length]);
+      return (performance.now() - t0) / 300;
+    };
+    batch(); // warm up the regex engine / JIT
+    // Best of several batches: other test files run in parallel and steal CPU.
+    expect(Math.min(batch(), batch(), batch(), batch())).toBeLessThan(1);
+  });
+});
+
+describe('detectReturnDate', () => {
+  const now = new Date('2025-03-01T09:00:00Z');
+  it.each([
+    ['I am back on 12 March.', '2025-03-12'],
+    ['Out of office until 3/14.', '2025-03-14'],
+    ['Out of office until 14/03.', '2025-03-14'],
+    ['Ich bin bis zum 12.03. nicht im Büro.', '2025-03-12'],
+    ["Je suis absente jusqu'au 12 mars.", '2025-03-12'],
+    ['Ik ben afwezig tot 12 maart.', '2025-03-12'],
+    ['Estoy fuera hasta el 12 de marzo.', '2025-03-12'],
+    ['I will not return until 04/14/2025.', '2025-04-14'],
+    ['until Monday, March 17th', '2025-03-17'],
+    ['Volveré el 15 de abril.', '2025-04-15'],
+    ['dès mon retour le 5 août', '2025-08-05'],
+    ['Vanaf maandag 10 juni ben ik weer aanwezig.', '2025-06-10'],
+    // An explicit "back/ab" date beats the "until/bis" date.
+    ['Bis einschließlich 21. April im Urlaub. Ab dem 22. April wieder erreichbar.', '2025-04-22'],
+    // No year and already past → next year.
+    ['Closed from December 23rd through January 2nd.', '2026-01-02'],
+    ['I will be back on the 24th.', '2025-03-24'],
+    ['OOO today. Back Thursday.', '2025-03-06'],
+  ])('%j → %s', (text, iso) => {
+    expect(detectReturnDate(text, now)).toBe(iso);
+  });
+
+  it.each([
+    'Thanks, talk soon.',
+    'Happy to talk on 12 March.', // a date without a return/until cue
+    'On parental leave until September 2025.', // month only: no day to schedule on
+    'Back on 31 February.', // impossible date
+  ])('%j → null', (text) => {
+    expect(detectReturnDate(text, now)).toBeNull();
+  });
+});
