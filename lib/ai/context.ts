@@ -8,8 +8,6 @@ import type { PreviousMessage } from './types';
 export interface CampaignFacts {
   sentences: string[];
   offer: string | null;
-  /** "how we help B2B SaaS teams book more meetings" — null when the offer isn't verb-shaped. */
-  offerPhrase: string | null;
   pricing: string[];
   integrations: string[];
   proof: string[];
@@ -23,7 +21,7 @@ const TOOLS: Record<string, string> = {
   lemlist: 'lemlist', instantly: 'Instantly', smartlead: 'Smartlead', slack: 'Slack', zapier: 'Zapier',
   gmail: 'Gmail', outlook: 'Outlook', 'google workspace': 'Google Workspace', 'microsoft 365': 'Microsoft 365',
   intercom: 'Intercom', zendesk: 'Zendesk', marketo: 'Marketo', pardot: 'Pardot', attio: 'Attio',
-  copper: 'Copper', airtable: 'Airtable', shopify: 'Shopify', 'close.com': 'Close', make: 'Make',
+  copper: 'Copper', airtable: 'Airtable', xero: 'Xero', quickbooks: 'QuickBooks', stripe: 'Stripe', shopify: 'Shopify', 'close.com': 'Close', make: 'Make',
 };
 
 export function findTools(text: string): string[] {
@@ -46,6 +44,10 @@ export function splitSentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+function andList(v: string): string {
+  return /\band\b/.test(v) || !v.includes(', ') ? v : v.replace(/, ([^,]+)$/, ' and $1');
+}
+
 function ensurePeriod(s: string): string {
   return /[.!?]$/.test(s) ? s : `${s}.`;
 }
@@ -58,27 +60,35 @@ function fromLabel(s: string): string {
   const label = m[1].trim().toLowerCase();
   const value = m[2].trim().replace(/[.]$/, '');
   if (/^(pricing|price|prices|cost|costs|fees?)$/.test(label)) return `Pricing is ${value}.`;
-  if (/^integrations?$/.test(label)) return `We integrate with ${value}.`;
+  if (/^integrations?$/.test(label)) return `We integrate with ${andList(value)}.`;
   if (/^(clients|customers|case stud(y|ies)|proof|social proof|results)$/.test(label)) {
-    return /^(clients|customers)$/.test(label) ? `We work with teams like ${value}.` : ensurePeriod(value);
+    return /^(clients|customers)$/.test(label) ? `We work with ${andList(value)}.` : ensurePeriod(value);
   }
-  if (/^(offer|product|service|pitch|what we do|value prop(osition)?)$/.test(label)) return ensurePeriod(value[0].toUpperCase() + value.slice(1));
+  // "Offer: AI-assisted bookkeeping" is a noun phrase; make it a sentence we can send.
+  if (/^(offer|product|service|what we do)$/.test(label)) return `We offer ${/^[A-Z][a-z]/.test(value) ? value[0].toLowerCase() + value.slice(1) : value}.`;
+  if (/^(pitch|value prop(osition)?)$/.test(label)) return ensurePeriod(value[0].toUpperCase() + value.slice(1));
   return ensurePeriod(s);
 }
 
 const PRICING_RE = /(pric|cost|\$|€|£|\bper (month|year|seat|user|meeting)\b|\/(mo|month|yr|year)\b|\bfee\b|\bplans?\b|\bretainer\b)/i;
 const INTEGRATION_RE = /(integrat|\bsyncs?\b|\bapi\b|\bconnects? (to|with)\b|\bplugs? into\b|\bnative\b|\bworks with\b)/i;
 const PROOF_RE = /(\bclients?\b|\bcustomers?\b|\bteams like\b|\bcompanies like\b|\btrusted by\b|\bcase stud|\bworked with\b|\bresults?\b|\busers?\b|\bused by\b)/i;
-const PROCESS_RE = /(\bwe (build|write|set up|run|handle|send|research|manage|find|source|launch|connect|do|take care|start|audit|review)\b|\bdone[- ]for[- ]you\b|\bprocess\b|\bsteps?\b|\bonboarding\b|\bwithin \d+|\bweeks?\b)/i;
-const OFFER_VERB_RE = /^(we|our [\w\- ]{1,30}?|[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\s+(help|helps|run|runs|build|builds|make|makes|give|gives|turn|turns|cut|cuts|book|books|get|gets|find|finds|automate|automates|handle|handles|provide|provides|offer|offers|let|lets|write|writes|manage|manages|increase|increases|reduce|reduces|fix|fixes|set up|sets up)\b/;
+const PROCESS_RE = /(\bwe (build|write|set up|run|handle|send|research|manage|find|source|launch|connect|do|take care|start|audit|review)\b|\bdone[- ]for[- ]you\b|\bprocess\b|\bsteps?\b|\bonboarding\b)/i;
 
 export function clauseTrim(s: string, max: number): string {
   const body = s.replace(/[.!?]+$/, '');
   if (body.length <= max) return body;
   const cut = body.slice(0, max);
   const at = Math.max(cut.lastIndexOf(', '), cut.lastIndexOf(' \u2014 '), cut.lastIndexOf(' by '), cut.lastIndexOf(' with '), cut.lastIndexOf(' through '), cut.lastIndexOf(' so '));
-  if (at > max * 0.4) return cut.slice(0, at);
-  return cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : max);
+  const out = at > max * 0.4 ? cut.slice(0, at) : cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : max);
+  return out.replace(/[\s,;:\u2014-]+$/, '');
+}
+
+/** The first clause of a sentence, for one-line mentions ("We run outbound for SaaS teams."). */
+export function headline(s: string): string {
+  const body = s.replace(/[.!?]+$/, '');
+  const at = body.search(/[:;]| \u2014 | - |, so |, which /);
+  return `${at > 20 ? body.slice(0, at) : body}.`;
 }
 
 export function parseCampaign(context: string | null | undefined): CampaignFacts {
@@ -88,12 +98,7 @@ export function parseCampaign(context: string | null | undefined): CampaignFacts
   const proof = sentences.filter((s) => PROOF_RE.test(s) && !pricing.includes(s) && !integrations.includes(s));
   const offer = sentences.find((s) => !pricing.includes(s) && !integrations.includes(s) && !proof.includes(s)) ?? sentences[0] ?? null;
   const process = sentences.filter((s) => s !== offer && PROCESS_RE.test(s) && !pricing.includes(s));
-  let offerPhrase: string | null = null;
-  if (offer && OFFER_VERB_RE.test(offer)) {
-    const lead = /^(We|Our)\b/.test(offer) ? offer[0].toLowerCase() + offer.slice(1) : offer;
-    offerPhrase = `how ${clauseTrim(lead, 90)}`;
-  }
-  return { sentences, offer, offerPhrase, pricing, integrations, proof, process, tools: findTools(sentences.join(' ')) };
+  return { sentences, offer, pricing, integrations, proof, process, tools: findTools(sentences.join(' ')) };
 }
 
 export interface Offered { phrase: string; kind: 'meeting' | 'resource' }

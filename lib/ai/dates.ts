@@ -82,8 +82,12 @@ export interface SlotPrefs {
   dayPart: DayPart;
   /** Weekdays (0-6) the lead named; slots are restricted to them when present. */
   weekdays: number[];
+  /** Weekdays (0-6) the lead ruled out. */
+  blocked?: number[];
   /** Lead said "next week": skip the rest of this week. */
   nextWeek: boolean;
+  /** No slot before this day (the lead is away until then). */
+  notBefore?: Date | null;
   /** ISO dates already offered in earlier outbound messages, not offered again. */
   avoid: Set<string>;
 }
@@ -92,10 +96,11 @@ export function proposeSlots(now: Date, p: SlotPrefs): Slot[] {
   const times = TIMES[p.dayPart ?? 'any'];
   let day = addDays(utcDay(now), 1);
   if (p.nextWeek) day = addDays(day, (8 - day.getUTCDay()) % 7);
+  if (p.notBefore && p.notBefore > day) day = utcDay(p.notBefore);
   const named = p.weekdays.filter((w) => w >= 1 && w <= 5);
   const slots: Slot[] = [];
   for (let i = 0; i < 60 && slots.length < p.count; i++, day = addDays(day, 1)) {
-    if (!isBusinessDay(day) || p.avoid.has(isoDate(day))) continue;
+    if (!isBusinessDay(day) || p.avoid.has(isoDate(day)) || p.blocked?.includes(day.getUTCDay())) continue;
     if (named.length > 0 && !named.includes(day.getUTCDay())) continue;
     if (named.length === 1) {
       // One named day: offer two times on it rather than drifting into later weeks.

@@ -18,6 +18,8 @@ export interface Part {
   short?: string;
   cta?: boolean;
   learned?: boolean;
+  /** The sentence admits we don't know yet ("let me check"): lowers confidence. */
+  hedge?: boolean;
 }
 
 export interface Draft {
@@ -99,7 +101,8 @@ export function applyTone(text: string, tone: Tone): string {
   return out.replace(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/gu, '').replace(/ {2,}/g, ' ');
 }
 
-const SAFE_LOWER = /^(Thanks|Thank|Great|Happy|Sure|Of|Good|Understood|Completely|Totally|No|Fair|That|Would|Glad|Noted|Apologies|Really|Yes|Absolutely|Makes|Perfect)\b/;
+// Template openers only; a context sentence starting with a brand name keeps its capital.
+const SAFE_LOWER = /^(Thanks|Thank|Great|Happy|Sure|Of|Good|Understood|Completely|Totally|No|Fair|That|Would|Could|Can|Glad|Noted|Apologies|Really|Yes|Absolutely|Makes|Perfect|We|Our|Clients|Pricing|Here's|Any|If|In|Worth|Not|Most|Certainly)\b/;
 
 function lcStart(s: string): string {
   return SAFE_LOWER.test(s) ? s[0].toLowerCase() + s.slice(1) : s;

@@ -3,15 +3,17 @@
 // Patterns are deliberately explicit: a wrong intent produces a confidently wrong
 // draft, so anything not matched falls back to a low-confidence clarifying reply.
 
-import { MONTHS, addDays, earlyInMonth, nextWeekday, onOrAfterBusinessDay, utcDay } from './dates';
+import { MONTHS, WEEKDAYS, addDays, earlyInMonth, nextWeekday, onOrAfterBusinessDay, parseIsoDate, utcDay } from './dates';
+import { detectReturnDate } from '../classify/offline';
 import { findTools } from './context';
 
-export type QuestionKind = 'pricing' | 'how_it_works' | 'integration' | 'proof' | 'question';
+export type QuestionKind = 'pricing' | 'how_it_works' | 'integration' | 'proof' | 'differentiation' | 'timeline' | 'question';
 export type IntentKind =
-  | 'unsubscribe' | 'ooo' | 'referral' | 'who_are_you' | 'later' | 'not_interested'
+  | 'unsubscribe' | 'ooo' | 'referral' | 'who_are_you' | 'later' | 'not_interested' | 'internal_review'
   | 'confirm_time' | 'meeting' | QuestionKind | 'send_info' | 'positive' | 'unclear';
 
-export interface Referral { name: string | null; role: string | null; email: string | null; introduced: boolean }
+/** `role` is as the lead wrote it without the possessive ("head of sales", "marketing team"). */
+export interface Referral { name: string | null; role: string | null; email: string | null; introduced: boolean; forwarded: boolean }
 
 export interface Intent {
   primary: IntentKind;
@@ -19,11 +21,17 @@ export interface Intent {
   specificity: number;
   questions: QuestionKind[];
   wantsMeeting: boolean;
+  /** Lead turned down the times we offered. */
+  reschedule: boolean;
   /** Lead asked not to have a call ("just email it over"): no meeting CTA. */
   noCall: boolean;
   alreadyCovered: boolean;
   weekdays: number[];
+  /** Weekdays the lead said they can't do. */
+  blockedWeekdays: number[];
   nextWeek: boolean;
+  /** Lead mentioned being away ("on holiday next week, but keen"): meet after that. */
+  notBefore: Date | null;
   proposed: { day: Date; minutes: number } | null;
   referral: Referral | null;
   later: { target: Date; monthStart: boolean } | null;
@@ -34,22 +42,29 @@ export interface Intent {
 const RE = {
   unsubscribe: /\b(unsubscribe|remove me|take me off|opt(?:-| )?out|stop (?:emailing|messaging|contacting|sending|texting)|do not (?:contact|email|message|text)|don'?t (?:contact|email|message|text) me|leave me alone|no more (?:emails|messages)|remove (?:my|this) (?:email|address|number))\b|^\s*stop[.!]?\s*$/i,
   ooo: /\b(out of (?:the )?office|on (?:annual |parental |maternity |paternity |sick )?leave|on (?:vacation|holiday)|limited access to (?:my )?email|auto(?:matic|mated)?[- ]reply)\b/i,
-  who: /\b(who (?:are|is) (?:you|this)|how did you get (?:my|this|our)|where did you (?:get|find)|do i know you|have we (?:met|spoken)|what is this (?:about|regarding)|is this (?:spam|automated|a bot)|why (?:are you|did you|you) (?:emailing|contacting|messaging|reaching|reach))\b/i,
-  laterExplicit: /\b(next (?:quarter|month|year)|q[1-4]|in (?:a few|a couple of|\d+|two|three|four|five|six|a) (?:weeks?|months?)|after (?:the )?(?:holidays|new year|summer|christmas|budget\w*)|new year|revisit|circle back|check back|touch base (?:later|again|in)|(?:reach|ping|follow|get) (?:back )?(?:out |up |in touch )?(?:again )?(?:with me |to me )?(?:later|in|next|after|around)|later (?:this|in the) year|early next year|come back to (?:me|us)|bad time|not the right time|timing (?:isn'?t|is not|isn’t))\b/i,
+  who: /\b(who (?:are|is) (?:you|this)|who'?s this|who gave you|how did you (?:get|find)|where did you (?:get|find)|how do you know me|why do you have my|do i know you|have we (?:met|spoken)|what is this (?:about|regarding)|is this (?:spam|automated|a bot)|why (?:are you|did you|you) (?:emailing|contacting|messaging|reaching|reach))\b/i,
+  laterExplicit: /\b(next (?:quarter|month|year)|q[1-4]|in (?:a few|a couple of|\d+|two|three|four|five|six|a) (?:weeks?|months?)|after (?:the )?(?:holidays|new year|summer|christmas|budget\w*)|new year|revisit|circle back|check back|touch base (?:later|again|in)|(?:reach|ping|follow|get) (?:back )?(?:out |up |in touch )?(?:again )?(?:with me |to me )?(?:later|in (?:a few|a couple of|\d+|two|three|four|six|a) \w+|next \w+|after \w+|around \w+)|later (?:this|in the) year|early next year|come back to (?:me|us)|bad time|not the right time|timing (?:isn'?t|is not|isn’t))\b/i,
   laterMonth: new RegExp(`\\b(?:in|after|around|until|from|by|mid|early|late)[- ](${MONTHS.join('|')})\\b`, 'i'),
+  internal: /\b((?:talk|speak|check|discuss|chat) (?:to|with|it with|this with) (?:my|the|our) (?:team|boss|manager|partners?|co-?founders?|ceo|cto|cfo|board|colleagues|director|head of \w+)|run (?:it|this) (?:by|past)|discuss (?:it |this )?internally|think (?:it over|about it)|mull (?:it|this) over|let me think|get back to you|come back to you)\b/i,
   laterSoft: /\b(not (?:right )?now|maybe later|not at the moment|not at this time|too busy)\b/i,
   notInterested: /\b(not interested|no,? thanks|no,? thank you|not for us|we'?re (?:all )?(?:good|set|covered)|not a (?:good )?fit|no need|not looking|don'?t need|not relevant|(?:we'?ll|i'?ll) pass|pass on this)\b/i,
-  alreadyCovered: /\b(already (?:have|use|using|work with|working with|got)|in-house|we have (?:a|an) (?:agency|team|vendor|tool|solution))\b/i,
+  alreadyCovered: /\b(already (?:have|use|using|work with|working with|got)|in-house|happy with (?:our|the|my) (?:current|existing)|for us already|already (?:handled|covered|sorted)|we have (?:a|an) (?:agency|team|vendor|tool|solution))\b/i,
   pricing: /(\b(?:pric(?:e|es|ing)|costs?|how much|budget|fees?|your rates?|quote|charge|expensive|ballpark|per month)\b|[$€£]\d)/i,
-  how: /\b(how (?:does|do|would|will) (?:it|this|that|you|your \w+|the \w+) work|how do you (?:guys )?(?:do|run|handle) (?:it|that|this)|what'?s the process|what is the process|walk me through|what exactly (?:do|does|would|is)|what does (?:it|that|this|the \w+) (?:involve|entail|include|look like)|how would (?:this|that|it) (?:work|look)|what do you (?:actually )?do|how does it work)\b/i,
-  integration: /\b(integrat\w*|api|plug (?:in|into)|connect (?:to|with)|compatible|(?:does|do|would|will) (?:it|this|that|you) (?:work|play) (?:with|nicely with))\b/i,
-  proof: /\b(who else|other (?:clients|customers|companies|brands)|case stud(?:y|ies)|references?|testimonials?|examples? of|track record|similar companies|worked with (?:anyone|any|companies|others|similar)|any (?:clients|customers)|who do you work with|which companies|what companies|who uses (?:it|this))\b/i,
-  sendInfo: /\b(send (?:me |us |over |through )?(?:some |more |a |the |any )?(?:more )?(?:info|information|details|deck|brochure|one[- ]pager|overview|materials?|case stud(?:y|ies)|it(?: over)?|something(?: over| through)?|that(?: over| through)?)|more (?:info|information|details)|tell me more|share (?:some |more )?(?:info|information|details)|anything in writing|in writing|learn more|read more|take a look|have a look)\b/i,
-  meeting: /\b(call|chat|meet|meeting|demo|zoom|teams call|google meet|hop on|jump on|catch up|calendar|calendly|invite|schedule|book (?:a |some )?time|availability|available|free (?:on|next|this|tomorrow)|what times?|when works|when are you|let'?s (?:talk|connect|chat|set (?:it|something|a time) up)|happy to (?:talk|chat|connect)|open to (?:a |talking|chatting)|(?:talk|speak) (?:next|this|tomorrow|on))\b/i,
+  // Contract terms are a pricing question only when asked ("under contract until June" is not).
+  terms: /\b(commitment|contract|minimum term|lock-?in|cancel\w*|notice period)\b[^.!]*\?/i,
+  how: /\b(how (?:does|do|would|will) (?:it|this|that|you|your \w+|the \w+) work|how do you (?:guys )?(?:do|run|handle) (?:it|that|this)|what'?s the process|what is the process|walk me through|what exactly (?:do|does|would|is)|what does (?:it|that|this|the \w+) (?:involve|entail|include|look like)|how would (?:this|that|it) (?:work|look)|what do you (?:actually )?do|how (?:the |your |this |that |it )?[\w-]*\s?works|explain)\b/i,
+  differentiation: /\b(what makes you (?:different|unique|better|stand out)|how (?:are|is) (?:you|this|it) different|(?:different|better) (?:from|than) (?:other|the other|\w+ other)|why (?:you|should we|would we|choose you)|what sets you apart|vs\.? (?:other|in-house))\b/i,
+  timeline: /\b(how (?:long|soon|quickly|fast)|when (?:will|would|could) (?:we|i) (?:see|get|start)|timeline|time to (?:results|value|launch)|how many weeks)\b/i,
+  integration: /\b(integrat\w*|api|plug (?:in|into)|(?:connect|sync) (?:to|with|into) (?:our|my|your) (?!team)\w+|compatible|(?:does|do|would|will) (?:it|this|that|you) (?:work|play) (?:with|nicely with))\b/i,
+  proof: /\b(who else|other (?:clients|customers|companies|brands)|case stud(?:y|ies)|references|reference (?:customers|clients|calls?)|any reference|testimonials?|examples? of|track record|similar companies|worked with (?:anyone|any|companies|others|similar)|any (?:clients|customers)|who do you work with|which companies|what companies|who uses (?:it|this))\b/i,
+  sendInfo: /\b((?:send|email|share|forward|drop)\b[^.?!]{0,25}\b(?:info|information|details|deck|brochure|one[- ]pager|overview|materials?|pdf|presentation|case stud(?:y|ies))\b|send (?:me |us |over |through )?(?:some |more |a |the |any )?(?:more )?(?:info|information|details|deck|brochure|one[- ]pager|overview|materials?|case stud(?:y|ies)|it(?: over)?|something(?: over| through)?|that(?: over| through)?)|more (?:info|information|details)|tell me more|share (?:some |more )?(?:info|information|details)|anything in writing|in writing|learn more|read more|take a look|have a look)\b/i,
+  meeting: /\b(call|chat|meet|meeting|demo|zoom|teams call|google meet|hop on|jump on|catch up|calendar|calendly|invite|schedule|book (?:a |some )?time|availability|(?:are you|i'?m|i am|we'?re) (?:available|free)|available (?:on|next|this|tomorrow|mon|tue|wed|thu|fri)|free (?:on|next|this|tomorrow)|what times?|when works|when are you|let'?s (?:talk|connect|chat|set (?:it|something|a time) up)|happy to (?:talk|chat|connect)|open to (?:a |talking|chatting)|(?:talk|speak) (?:next|this|tomorrow|on)|when (?:can|could|shall|should) we|(?:can|could) you do|(?:can|could|shall) we (?:talk|speak|meet|chat|connect))\b/i,
+  reschedule: /\b(none of (?:those|these|them|the times?) (?:work|suit)|(?:any )?other (?:days?|times?|slots?)|(?:doesn'?t|don'?t|won'?t) work for me|can'?t (?:make|do) (?:it|that|those|then)|reschedule|move (?:it|our call|the call))\b/i,
   noCall: /\b(no (?:need for a |need to |time for a )?(?:call|meeting|demo)s?|(?:don'?t|do not) (?:want|need|have time for) (?:a |to )?(?:call|meeting|demo|chat|jump on)|without a call|rather not (?:do a |have a |jump on a )?(?:call|meeting)|just (?:send|email)|(?:email|writing) (?:is|would be|works) (?:better|best|easier|fine)|prefer (?:email|writing))\b/i,
   positive: /\b(yes|yeah|yep|sure|sounds (?:good|great|interesting)|interested|keen|love to|would like|let'?s do it|go ahead|definitely|absolutely|why not|makes sense)\b/i,
   wrongPerson: /\b(not the (?:right|best) (?:person|contact)|wrong person|not my (?:area|department|call)|not (?:in charge|responsible) (?:of|for)|(?:isn'?t|is not) (?:my|me))\b/i,
-  introduced: /\b(cc'?(?:ing|'?d)?|copied|copying|looping in|looped in|adding|added|forwarded|forwarding)\b/i,
+  introduced: /\b(cc'?(?:ing|'?d)?|copied|copying|looping in|looped in|adding|added)\b/i,
+  forwarded: /\b(forwarded|forwarding|passed (?:it|this|your \w+) (?:on|along)|passing (?:it|this) (?:on|along))\b/i,
 };
 
 const NAME = "([A-Z][a-z]+(?:[ -][A-Z][a-z'\\-]+)?)";
@@ -60,24 +75,31 @@ const REFERRAL_RES = [
   new RegExp(`${NAME}\\s*(?:\\([^)]*\\)\\s*)?(?:handles|runs|owns|looks after|is responsible|is in charge|is (?:the|our) (?:right|best) (?:person|contact)|is who you|manages|leads|heads up|would be (?:the )?(?:right|better|best))`),
 ];
 const NOT_NAMES = new Set(['I', 'We', 'You', 'Our', 'My', 'The', 'Me', 'Us', 'Him', 'Her', 'Them', 'Someone', 'Somebody', 'This', 'That', 'It', 'Thanks', 'Thank', 'Please', 'Hi', 'Hello', 'Best', 'If', 'Your', 'He', 'She', 'They']);
+const WEEKDAY_OR_MONTH = new RegExp(`^(${[...WEEKDAYS, ...MONTHS].join('|')})\\b`);
 const DEPARTMENTS = /^(sales|marketing|finance|procurement|it|hr|legal|ops|operations|growth|engineering|partnerships|revops|support)$/i;
 
 function findReferral(text: string): Referral | null {
   const email = /[\w.+-]+@[\w-]+\.[\w.-]+\w/.exec(text)?.[0] ?? null;
   const introduced = RE.introduced.test(text);
+  const forwarded = RE.forwarded.test(text);
   for (const re of REFERRAL_RES) {
     const m = re.exec(text);
     if (!m) continue;
     const raw = (m[2] ?? m[1]).trim();
-    const role = m[2] ? m[1]?.trim() ?? null : null;
+    const after = /^,?\s*(?:our|my|the)\s+([A-Za-z][\w -]{1,40}?)(?=[.,;!?]|$| who| and)/.exec(text.slice((m.index ?? 0) + m[0].length));
+    const role = (m[2] ? m[1]?.trim() : undefined) ?? after?.[1]?.trim() ?? null;
     const first = raw.split(/[ -]/)[0];
-    if (NOT_NAMES.has(first)) continue;
-    if (DEPARTMENTS.test(raw)) return { name: null, role: `our ${raw.toLowerCase()} team`, email, introduced };
-    return { name: raw, role, email, introduced };
+    // "Salesforce handles that" / "Monday works" are not people.
+    if (NOT_NAMES.has(first) || findTools(raw).length > 0 || WEEKDAY_OR_MONTH.test(raw)) continue;
+    if (DEPARTMENTS.test(raw)) return { name: null, role: `${raw.toLowerCase()} team`, email, introduced, forwarded };
+    return { name: raw, role, email, introduced, forwarded };
   }
-  const role = /\b(?:talk|speak|reach out|contact|email)\s+(?:to|with)?\s*(?:our|my)\s+((?:head|director|vp|manager|lead|cmo|cto|ceo|coo|cfo|founder|co-founder|marketing|sales|growth|ops|operations)\b[\w -]{0,30}?)(?=[.,;!?]|$| who| about| on )/i.exec(text);
-  if (role) return { name: null, role: `our ${role[1].trim()}`.replace(/^our (our|my) /, 'our '), email, introduced };
-  if (RE.wrongPerson.test(text) || (email && introduced)) return { name: null, role: null, email, introduced };
+  const role = /\b(?:talk|speak|reach out|contact|email|try|ask|ping)\s+(?:to|with)?\s*(?:our|my)\s+((?:head|director|vp|manager|lead|cmo|cto|ceo|coo|cfo|cro|founder|co-founder|marketing|sales|growth|ops|operations)\b[\w -]{0,30}?)(?=[.,;!?]|$| who| about| on )/i.exec(text);
+  if (role) {
+    const r = role[1].trim();
+    return { name: null, role: /^(marketing|sales|growth|ops|operations)$/i.test(r) ? `${r} team` : r, email, introduced, forwarded };
+  }
+  if (RE.wrongPerson.test(text) || (email && introduced)) return { name: null, role: null, email, introduced, forwarded };
   return null;
 }
 
@@ -86,14 +108,21 @@ const DAY_ALIASES: Array<[RegExp, number]> = [
   [/\bthu(?:r|rs|rsday)?\b/i, 4], [/\bfri(?:day)?\b/i, 5],
 ];
 
-function namedWeekdays(text: string, now: Date): number[] {
-  const out = DAY_ALIASES.filter(([re]) => re.test(text)).map(([, d]) => d);
+// "I'm out Thursday, but Friday works": a day right after a negation is excluded, not offered.
+const NEGATED_BEFORE = /\b(out|off|away|busy|not|can'?t|cannot|unavailable|except|travell?ing)\b[\w' ]{0,12}$/i;
+
+function namedWeekdays(text: string, now: Date, negated = false): number[] {
+  const out = DAY_ALIASES.filter(([re]) => {
+    const m = re.exec(text);
+    return m !== null && NEGATED_BEFORE.test(text.slice(Math.max(0, m.index - 25), m.index)) === negated;
+  }).map(([, d]) => d);
+  if (negated) return out;
   if (/\btomorrow\b/i.test(text)) out.push(onOrAfterBusinessDay(addDays(utcDay(now), 1)).getUTCDay());
   return [...new Set(out)];
 }
 
 function parseTime(text: string): number | null {
-  const m = /\b(?:at|@|around|for|by)?\s*(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)/i.exec(text) ?? /\b(\d{1,2})[:.](\d{2})\b/.exec(text);
+  const m = /\b(?:at|@|around|for|by)?\s*(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)/i.exec(text) ?? /\b(\d{1,2})[:.](\d{2})\b/.exec(text) ?? /\b(?:at|@|around)\s+(\d{1,2})()(?![\d:.]|\s*(?:%|people|days?|weeks?|months?))/i.exec(text);
   if (!m) return null;
   let h = +m[1];
   const min = m[2] ? +m[2] : 0;
@@ -133,35 +162,47 @@ export function detectIntent(text: string, classification: string, now: Date): I
   const t = text.trim();
   const has = (re: RegExp) => re.test(t);
   const weekdays = namedWeekdays(t, now);
-  const nextWeek = /\bnext week\b/i.test(t);
+  const away = has(RE.ooo) || /\b(away|off|travell?ing|out|on leave|until|back on|back in)\b/i.test(t);
+  const awayNextWeek = away && /\b(away|off|travell?ing|out|holiday|vacation|leave)\b[^.!?]{0,20}\bnext week\b/i.test(t);
+  const nextWeek = /\bnext week\b/i.test(t) && !awayNextWeek;
+  const back = away ? detectReturnDate(t, now) : null;
+  const notBefore = back ? parseIsoDate(back) : awayNextWeek ? addDays(utcDay(now), ((8 - utcDay(now).getUTCDay()) % 7 || 7) + 7) : null;
   const noCall = has(RE.noCall);
   const questions: Array<[QuestionKind, number]> = [];
   const at = (re: RegExp) => t.search(re);
   const tools = findTools(t);
-  for (const [k, re] of [['pricing', RE.pricing], ['how_it_works', RE.how], ['integration', RE.integration], ['proof', RE.proof]] as const) {
+  for (const [k, re] of [['pricing', RE.pricing], ['how_it_works', RE.how], ['integration', RE.integration], ['proof', RE.proof], ['differentiation', RE.differentiation], ['timeline', RE.timeline]] as const) {
     if (has(re)) questions.push([k, at(re)]);
   }
+  if (!questions.some(([k]) => k === 'pricing') && has(RE.terms)) questions.push(['pricing', at(RE.terms)]);
   if (!questions.some(([k]) => k === 'integration') && tools.length > 0 && /\?/.test(t)) questions.push(['integration', t.indexOf(tools[0])]);
   const qs = questions.sort((a, b) => a[1] - b[1]).map(([k]) => k);
   const questionText = /[^.!?\n]*\?/.exec(t)?.[0].trim() ?? null;
   const time = parseTime(t);
   const proposedDay = weekdays.length === 1 && time !== null ? weekdays[0] : null;
   const base: Intent = {
-    primary: 'unclear', specificity: 0.35, questions: qs, wantsMeeting: !noCall && (has(RE.meeting) || proposedDay !== null),
-    noCall, alreadyCovered: has(RE.alreadyCovered), weekdays, nextWeek, proposed: null, referral: null, later: null, tools, questionText,
+    primary: 'unclear', specificity: 0.35, questions: qs, wantsMeeting: !noCall && (has(RE.meeting) || has(RE.reschedule) || proposedDay !== null),
+    reschedule: has(RE.reschedule),
+    noCall, alreadyCovered: has(RE.alreadyCovered), weekdays, blockedWeekdays: namedWeekdays(t, now, true), nextWeek, notBefore, proposed: null, referral: null, later: null, tools, questionText,
   };
   const is = (primary: IntentKind, specificity: number, extra: Partial<Intent> = {}): Intent => ({ ...base, primary, specificity, ...extra });
 
   if (has(RE.unsubscribe)) return is('unsubscribe', 0.97, { wantsMeeting: false });
-  if (classification === 'ooo' || has(RE.ooo)) return is('ooo', classification === 'ooo' ? 0.95 : 0.8, { wantsMeeting: false });
+  // A human saying "on holiday next week, but keen" is scored hot by the classifier; respect that.
+  if (classification === 'ooo' || (has(RE.ooo) && classification !== 'hot' && classification !== 'warm')) return is('ooo', classification === 'ooo' ? 0.95 : 0.8, { wantsMeeting: false });
   const referral = findReferral(t);
   if (referral) return is('referral', referral.name || referral.role || referral.email ? 0.92 : 0.78, { referral });
   if (has(RE.who)) return is('who_are_you', 0.9);
   const soft = has(RE.laterSoft) && classification !== 'not_interested';
+  if (has(RE.internal) && !has(RE.laterExplicit) && !has(RE.notInterested)) {
+    return is('internal_review', 0.85, { later: { target: onOrAfterBusinessDay(addDays(utcDay(now), 7)), monthStart: false }, wantsMeeting: false });
+  }
   if (has(RE.laterExplicit) || has(RE.laterMonth) || soft) {
     return is('later', soft && !has(RE.laterExplicit) ? 0.7 : 0.9, { later: laterTarget(t, now), wantsMeeting: false });
   }
-  if (has(RE.notInterested) || classification === 'not_interested') {
+  // "We already have an agency" with no question or ask is a soft no.
+  const quietlyCovered = base.alreadyCovered && !base.wantsMeeting && qs.length === 0 && !has(RE.sendInfo);
+  if (has(RE.notInterested) || classification === 'not_interested' || quietlyCovered) {
     return is('not_interested', has(RE.notInterested) ? 0.92 : 0.75, { wantsMeeting: false });
   }
   if (proposedDay !== null && base.wantsMeeting) {
@@ -170,7 +211,7 @@ export function detectIntent(text: string, classification: string, now: Date): I
   }
   const specific = qs.filter((q) => q !== 'question');
   if (specific.length > 0) {
-    const spec = { pricing: 0.9, how_it_works: 0.85, integration: 0.88, proof: 0.85 }[specific[0] as Exclude<QuestionKind, 'question'>];
+    const spec = { pricing: 0.9, how_it_works: 0.85, integration: 0.88, proof: 0.85, differentiation: 0.8, timeline: 0.8 }[specific[0] as Exclude<QuestionKind, 'question'>];
     return is(specific[0], spec);
   }
   if (has(RE.sendInfo)) return is('send_info', 0.88);

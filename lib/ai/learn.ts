@@ -7,7 +7,6 @@
 import { distance } from 'fastest-levenshtein';
 import { splitSentences } from './context';
 import { MONTHS, WEEKDAYS } from './dates';
-import type { Draft, Part } from './draft';
 import type { LearnedExample } from './types';
 
 const STOP = new Set('a an the and or but to of in on at for is are am be was it this that i you we me my our your us with as so if do does can could would will just please thanks thank hi hello hey'.split(' '));
@@ -29,10 +28,12 @@ export function jaccard(a: string, b: string): number {
   return inter / (A.size + B.size - inter);
 }
 
-// Jaccard alone misses paraphrases ("what does it cost" vs "pricing?"); an identical
-// detected intent means the same template produced both drafts, so the edits transfer.
-export const SIMILARITY_THRESHOLD = 0.35;
-const SAME_INTENT_BONUS = 0.25;
+// Jaccard alone misses paraphrases ("what does it cost" vs "how much is it?"). The same
+// specific intent means the same template produced both drafts, so the edits transfer;
+// that alone clears the threshold. Catch-all intents only count with word overlap.
+export const SIMILARITY_THRESHOLD = 0.3;
+const SAME_INTENT_BONUS = 0.3;
+const GENERIC_INTENTS = new Set(['question', 'positive', 'unclear']);
 
 export interface Match { example: LearnedExample; score: number }
 
@@ -42,7 +43,8 @@ export function bestExample(
   let best: Match | null = null;
   for (const ex of learned) {
     if (ex.medium !== medium || !ex.edited?.trim() || ex.edited.trim() === ex.original?.trim()) continue;
-    const score = jaccard(reply, ex.replyText) + (intentOf(ex.replyText) === intent ? SAME_INTENT_BONUS : 0);
+    const sameIntent = intentOf(ex.replyText) === intent;
+    const score = jaccard(reply, ex.replyText) + (sameIntent ? (GENERIC_INTENTS.has(intent) ? 0.1 : SAME_INTENT_BONUS) : 0);
     if (score >= SIMILARITY_THRESHOLD && (!best || score > best.score)) best = { example: ex, score };
   }
   return best;
@@ -58,13 +60,16 @@ export function parseMessage(text: string): Parsed {
   while (lines.length && !lines[lines.length - 1]) lines.pop();
   let signOff: string | null = null;
   const n = lines.length;
-  if (n >= 2 && SIGNOFF_RE.test(lines[n - 2]) && /^[\p{L} .'’-]{1,30}$/u.test(lines[n - 1]) && lines[n - 1].split(' ').length <= 3) {
-    signOff = `${lines[n - 2]}\n${lines[n - 1]}`;
-    lines = lines.slice(0, -2);
-  } else if (n >= 1 && SIGNOFF_RE.test(lines[n - 1])) {
-    signOff = lines[n - 1];
-    lines = lines.slice(0, -1);
-  } else if (n >= 1 && /^[—–-]\s?[\p{L} .'-]{1,30}$/u.test(lines[n - 1])) {
+  // "Best," optionally followed by up to three short lines (name, title, company).
+  for (let k = Math.max(0, n - 4); k < n; k++) {
+    const tail = lines.slice(k + 1);
+    if (SIGNOFF_RE.test(lines[k]) && tail.every((l) => l && l.length <= 40 && !/[.?!]$/.test(l) && l.split(/\s+/).length <= 5)) {
+      signOff = lines.slice(k).join('\n');
+      lines = lines.slice(0, k);
+      break;
+    }
+  }
+  if (!signOff && n >= 1 && /^[—–-]\s?[\p{L} .'-]{1,30}$/u.test(lines[n - 1])) {
     signOff = lines[n - 1];
     lines = lines.slice(0, -1);
   }
@@ -96,7 +101,7 @@ export function greetedName(greeting: string | null): string | null {
   return m && m[1].toLowerCase() !== 'there' ? m[1] : null;
 }
 
-const VOLATILE = new RegExp(`\\b(${[...WEEKDAYS, ...MONTHS].join('|')}|today|tomorrow|tonight)\\b|\\b\\d{1,2}[:.]\\d{2}\\b|\\b\\d{1,2}\\s?(am|pm)\\b`, 'i');
+export const VOLATILE = new RegExp(`\\b(${[...WEEKDAYS, ...MONTHS].join('|')}|today|tomorrow|tonight)\\b|\\b\\d{1,2}[:.]\\d{2}\\b|\\b\\d{1,2}\\s?(am|pm)\\b`, 'i');
 
 export function mask(s: string, names: string[]): string {
   let x = s.replace(/[’]/g, "'");
@@ -112,6 +117,3 @@ export function similarity(a: string, b: string): number {
   if (!a && !b) return 1;
   return 1 - distance(a, b) / Math.max(a.length, b.length);
 }
-
-export { VOLATILE };
-export type { Draft, Part };

@@ -1,6 +1,7 @@
 // Replays one human edit (original → edited) onto a new, prepared draft.
 // See learn.ts for how the example is chosen.
 
+import { stripQuoted } from '../classify/strip_quoted';
 import { splitSentences } from './context';
 import type { Draft, Part } from './draft';
 import { VOLATILE, greetedName, mask, parseMessage, similarity } from './learn';
@@ -58,11 +59,12 @@ function transplant(s: string, oldName: string | null, lead: Lead, ex: LearnedEx
   const oldText = `${ex.original}\n${ex.replyText}`;
   for (const m of out.matchAll(/(?<=\S\s)[A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)*/g)) {
     const word = m[0].replace(/[.,]$/, '');
-    // Proper nouns the old draft/reply had but this lead doesn't are the old lead's company.
-    if (oldText.includes(word) && !lead.known.includes(word) && word !== lead.first) {
-      if (!lead.company) return null;
-      out = out.replace(word, lead.company);
-    }
+    if (lead.known.includes(word) || word === lead.first || /^[A-Z]{2,5}s?$/.test(word)) continue;
+    // A name the old thread had but this one doesn't is the old lead's company: swap it.
+    // Any other unknown proper noun can't be told apart from one, so the sentence is
+    // skipped — a missing learned line is harmless, another client's name is not.
+    if (!lead.company || !oldText.includes(word)) return null;
+    out = out.replace(word, lead.company);
   }
   return out;
 }
@@ -72,8 +74,9 @@ function explode(parts: Part[]): Part[] {
 }
 
 export function applyEdits(draft: Draft, ex: LearnedExample, lead: Lead): { draft: Draft; changed: boolean } {
-  const O = parseMessage(ex.original);
-  const E = parseMessage(ex.edited);
+  // What was sent may carry the quoted thread below it; only the reply itself was edited.
+  const O = parseMessage(stripQuoted(ex.original));
+  const E = parseMessage(stripQuoted(ex.edited));
   const oldName = greetedName(O.greeting) ?? greetedName(E.greeting);
   const names = [oldName, lead.first].filter((x): x is string => !!x);
   const mk = (s: string) => mask(s, names);
@@ -110,14 +113,19 @@ export function applyEdits(draft: Draft, ex: LearnedExample, lead: Lead): { draf
     const m = mk(p.text);
     let oi: number | null = null;
     for (let i = 0; i < oM.length; i++) if (similarity(m, oM[i]) >= SAME && (oi === null || similarity(m, oM[i]) > similarity(m, oM[oi]))) oi = i;
-    if (oi !== null && removed.includes(oi)) {
-      const j = rewrites.get(oi);
-      if (j === undefined) { changed = true; continue; } // the human deleted this sentence
+    const reworded = oi !== null ? rewrites.get(oi) : undefined;
+    const tweaked = oi !== null ? oMatched.get(oi) : undefined;
+    if (oi !== null && removed.includes(oi) && reworded === undefined) { changed = true; continue; } // the human deleted it
+    const j = reworded ?? tweaked;
+    if (oi !== null && j !== undefined && O.sentences[oi].text !== E.sentences[j].text) {
+      // Small edits ("a quick call" → "a 15-minute call") replay as word-level hunks.
       let text = p.text;
       let applied = 0;
-      const hs = hunks(O.sentences[oi].text, E.sentences[j].text);
+      const rename = (s: string) => (oldName && lead.first ? s.replace(new RegExp(`\\b${escapeRe(oldName)}\\b`, 'g'), lead.first) : s);
+      const hs = hunks(O.sentences[oi].text, E.sentences[j].text).map((h) => ({ from: rename(h.from), to: rename(h.to) }));
       for (const h of hs) if (h.from && text.includes(h.from)) { text = text.replace(h.from, h.to); applied++; }
-      if (applied < hs.length) text = transplant(E.sentences[j].text, oldName, lead, ex) ?? text;
+      // A reworded sentence whose hunks don't fit is taken whole, if it transplants cleanly.
+      if (reworded !== undefined && applied < hs.length) text = transplant(E.sentences[j].text, oldName, lead, ex) ?? text;
       if (text !== p.text) { kept.push({ ...p, text, learned: true }); origin.push(oi); changed = true; continue; }
     }
     kept.push(p);

@@ -28,6 +28,9 @@ const BUILDERS: Record<IntentKind, (b: T.Build) => T.Built> = {
   how_it_works: T.buildAnswer,
   integration: T.buildAnswer,
   proof: T.buildAnswer,
+  differentiation: T.buildAnswer,
+  timeline: T.buildAnswer,
+  internal_review: T.buildInternalReview,
   question: T.buildAnswer,
   send_info: T.buildSendInfo,
   positive: T.buildPositive,
@@ -48,6 +51,9 @@ const AGREES: Partial<Record<IntentKind, string[]>> = {
   pricing: ['warm', 'hot'],
   how_it_works: ['warm', 'hot'],
   integration: ['warm', 'hot'],
+  differentiation: ['warm', 'hot'],
+  timeline: ['warm', 'hot'],
+  internal_review: ['warm', 'cold', 'hot'],
   proof: ['warm', 'hot'],
   send_info: ['warm', 'hot'],
   positive: ['hot', 'warm'],
@@ -77,7 +83,7 @@ export function suggestOffline(input: SuggestInput, ctx: SuggestContext): Sugges
   const first = firstNameOf(input.lead_name);
   const company = clean(input.company);
   const b: T.Build = {
-    medium, tone, now, convo, intent, facts, first, company,
+    medium, tone, now, convo, intent, facts, first, company, classification: cls.classification, reply,
     returnDate: iso ? parseIsoDate(iso) : null,
   };
   const built = BUILDERS[intent.primary](b);
@@ -95,8 +101,11 @@ export function suggestOffline(input: SuggestInput, ctx: SuggestContext): Sugges
     learned = res.changed;
   }
 
-  const agrees = AGREES[intent.primary]?.includes(cls.classification) ?? true;
+  // "cold, no signal" means the classifier had no opinion, not that it disagrees strongly.
+  const noOpinion = cls.signals.includes('cold.no_signal');
+  const agrees = !noOpinion && (AGREES[intent.primary]?.includes(cls.classification) ?? true);
   let confidence = intent.specificity * (agrees ? cls.confidence : DISAGREE_FACTOR);
+  if (built.parts.some((p) => p.hedge)) confidence *= T.HEDGE_FACTOR;
   // A close human-approved precedent makes the draft more trustworthy.
   if (learned && match) confidence += 0.1 * Math.min(1, match.score);
   confidence = Math.round(Math.min(0.99, Math.max(0.05, confidence)) * 100) / 100;

@@ -64,7 +64,7 @@ export function normalizeMedium(m: unknown): Medium {
 
 /** Error every engine throws; the route maps it to 504 `ai_error` and spends no credit. */
 export class AiEngineError extends Error {
-  readonly code: 'http_error' | 'malformed' | 'timeout' | 'aborted' | 'network';
+  readonly code: 'http_error' | 'malformed' | 'timeout' | 'aborted' | 'network' | 'internal';
   readonly status?: number;
   constructor(code: AiEngineError['code'], message: string, opts?: { status?: number; cause?: unknown }) {
     super(message, opts?.cause !== undefined ? { cause: opts.cause } : undefined);

@@ -1,0 +1,70 @@
+// Engine selection from environment plus the deadline wrapper the route uses.
+
+import { createHostedEngine } from './hosted';
+import { createOfflineEngine } from './offline_engine';
+import { AiEngineError, type AiEngine, type SuggestContext, type SuggestInput, type Suggestion } from './types';
+
+export * from './types';
+export { createHostedEngine, type HostedConfig } from './hosted';
+export { createOfflineEngine, OFFLINE_MODEL } from './offline_engine';
+
+export interface AiEnv {
+  AI_PROVIDER?: string;
+  AI_MODEL?: string;
+  AI_API_KEY?: string;
+  AI_BASE_URL?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function createAiEngine(env: AiEnv): AiEngine {
+  const provider = (env.AI_PROVIDER ?? '').trim().toLowerCase();
+  if (!provider || provider === 'offline') return createOfflineEngine();
+  if (provider !== 'openai' && provider !== 'anthropic') {
+    throw new Error(`Unknown AI_PROVIDER "${env.AI_PROVIDER}": expected "openai", "anthropic" or unset for the offline engine`);
+  }
+  const model = (env.AI_MODEL ?? '').trim();
+  const apiKey = (env.AI_API_KEY ?? '').trim();
+  if (!model) throw new Error(`AI_PROVIDER=${provider} requires AI_MODEL`);
+  if (!apiKey) throw new Error(`AI_PROVIDER=${provider} requires AI_API_KEY`);
+  const baseUrl = (env.AI_BASE_URL ?? '').trim() || undefined;
+  return createHostedEngine({ provider, model, apiKey, baseUrl });
+}
+
+/**
+ * Runs engine.suggest with a deadline. On timeout the request is aborted (so a hosted
+ * call stops consuming tokens) and AiEngineError('timeout') is thrown even if the
+ * engine ignores its signal. A caller-supplied ctx.signal still cancels early.
+ */
+export async function suggestWithin(
+  engine: AiEngine, input: SuggestInput, ctx: SuggestContext, ms: number = DEFAULT_TIMEOUT_MS,
+): Promise<Suggestion> {
+  const controller = new AbortController();
+  const timeoutError = new AiEngineError('timeout', `AI suggestion timed out after ${ms} ms`);
+  const outer = ctx.signal;
+  const onOuterAbort = () => controller.abort(outer?.reason ?? new AiEngineError('aborted', 'AI request aborted'));
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(timeoutError);
+      reject(timeoutError);
+    }, ms);
+  });
+  try {
+    return await Promise.race([engine.suggest(input, { ...ctx, signal: controller.signal }), deadline]);
+  } catch (e) {
+    if (controller.signal.aborted && controller.signal.reason === timeoutError) throw timeoutError;
+    if (e instanceof AiEngineError) throw e;
+    throw new AiEngineError('internal', `AI suggestion failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** Wraps an engine so every suggest() call gets the same deadline. */
+export function withTimeout(engine: AiEngine, ms: number = DEFAULT_TIMEOUT_MS): AiEngine {
+  return { model: engine.model, suggest: (input, ctx) => suggestWithin(engine, input, ctx, ms) };
+}
