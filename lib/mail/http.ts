@@ -1,0 +1,41 @@
+import { checkOutboundUrl, type Resolver } from '../net/ssrf';
+import { deliverOnce } from '../webhooks/deliver';
+import { signDelivery } from '../webhooks/signing';
+import type { MailProvider } from './port';
+
+export const PROVIDER_TIMEOUT_MS = 10_000;
+
+export type HttpProviderOptions = {
+  url: string;
+  /** A `whsec_` secret: the request is signed exactly like a webhook delivery. Null sends it unsigned. */
+  secret: string | null;
+  allowPrivate: boolean;
+  resolveHost?: Resolver;
+  timeoutMs?: number;
+};
+
+/**
+ * POSTs `{ reply_id, to_email, body }` to the organization's sending service. The URL is checked against the
+ * SSRF policy again at every send (DNS may have changed since it was configured), redirects are not followed,
+ * and anything but a 2xx within the timeout is a provider failure.
+ */
+export function createHttpProvider(opts: HttpProviderOptions): MailProvider {
+  return {
+    kind: 'http',
+    transactional: false,
+    async send(_tx, m) {
+      const checked = await checkOutboundUrl(opts.url, { allowPrivate: opts.allowPrivate, resolve: opts.resolveHost });
+      if (!checked.ok) return { ok: false, error: `provider URL refused: ${checked.reason}` };
+      const body = JSON.stringify({ reply_id: m.replyId, to_email: m.toEmail, body: m.body });
+      // One id per reply: a provider that deduplicates on it never sends one reply twice, even across our retries.
+      const eventId = `msg_${m.replyId}`;
+      const headers = opts.secret
+        ? await signDelivery({ secret: opts.secret, eventId, body })
+        : { 'Content-Type': 'application/json', 'X-Service-Event-Id': eventId };
+      const r = await deliverOnce({ url: checked.url.href, headers, body, timeoutMs: opts.timeoutMs ?? PROVIDER_TIMEOUT_MS });
+      if (r.ok) return { ok: true };
+      const snippet = r.bodySnippet ? `: ${r.bodySnippet.slice(0, 200)}` : '';
+      return { ok: false, error: `${r.error ?? 'request failed'}${snippet}` };
+    },
+  };
+}

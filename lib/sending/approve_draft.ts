@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import { drafts } from '../../schema';
+import { recordDecision } from '../decisions/record';
+import { ApiError } from '../errors';
+import { findReplyForUpdate } from '../leads/find_reply';
+import { tenantOf } from '../tenancy';
+import { sendNow } from './send_now';
+import { alreadySent } from './send_reply';
+import { isRefused, keyDetail, type Refused, type SendActor, type SendDeps, type SentResult } from './types';
+
+export type ApprovedResult = SentResult & { suggestion_id: string; approver: string };
+
+export const noPendingDraft = () =>
+  new ApiError('no_pending_draft', 'this reply has no draft waiting for review (send one with POST /v1/replies/{id}/send first)');
+
+/**
+ * POST /v1/replies/{id}/approve: sends the queued draft as it stands (latest body), with the approver recorded,
+ * `reply.approved` then `reply.sent`. Approvals are sends: the approving key's send rate and the lead's cooldown
+ * apply. Under the reply's row lock, concurrent approvals (or an approval racing a send) reach the provider once.
+ */
+export async function approveDraft({ deps, actor, replyId, approver }: { deps: SendDeps; actor: SendActor; replyId: string; approver: string }): Promise<ApprovedResult> {
+  const now = deps.clock.now();
+  const result = await deps.db.transaction(async (tx): Promise<ApprovedResult | Refused> => {
+    const locked = await findReplyForUpdate(tx, tenantOf(actor), replyId);
+    const { reply, lead } = locked;
+    if (reply.status === 'sent') {
+      await recordDecision(tx, {
+        orgId: actor.orgId,
+        actor: approver,
+        action: 'send.blocked',
+        replyId: reply.id,
+        leadId: lead.id,
+        detail: { via: 'approve', code: 'already_sent', approver, ...keyDetail(actor) },
+        at: now,
+      });
+      return { refused: alreadySent(reply.sentAt) };
+    }
+    const [draft] = await tx.select().from(drafts).where(eq(drafts.replyId, reply.id));
+    if (!draft) return { refused: noPendingDraft() };
+    const sent = await sendNow({
+      tx,
+      deps,
+      actor,
+      locked,
+      body: draft.body,
+      originalSuggestion: draft.originalSuggestion,
+      edited: draft.edited,
+      approval: { approver, suggestionId: draft.suggestionId },
+      now,
+    });
+    return isRefused(sent) ? sent : { ...sent, suggestion_id: draft.suggestionId, approver };
+  });
+  if (isRefused(result)) throw result.refused;
+  return result;
+}

@@ -1,0 +1,31 @@
+import { eq } from 'drizzle-orm';
+import { drafts, replies } from '../../schema';
+import type { Db } from '../db/types';
+import { recordDecision } from '../decisions/record';
+import { findReplyForUpdate } from '../leads/find_reply';
+import { tenantOf } from '../tenancy';
+import { noPendingDraft } from './approve_draft';
+import { alreadySent } from './send_reply';
+import { keyDetail, type SendActor } from './types';
+
+/** POST /v1/replies/{id}/reject: removes the queued draft; the reply is unanswered again and nothing is sent. */
+export async function rejectDraft({ db, actor, replyId, approver, reason, now }: { db: Db; actor: SendActor; replyId: string; approver: string; reason: string; now: Date }) {
+  return db.transaction(async (tx) => {
+    const { reply, lead } = await findReplyForUpdate(tx, tenantOf(actor), replyId);
+    if (reply.status === 'sent') throw alreadySent(reply.sentAt);
+    const [draft] = await tx.select().from(drafts).where(eq(drafts.replyId, reply.id));
+    if (!draft) throw noPendingDraft();
+    await tx.delete(drafts).where(eq(drafts.replyId, reply.id));
+    await tx.update(replies).set({ status: 'unanswered' }).where(eq(replies.id, reply.id));
+    await recordDecision(tx, {
+      orgId: actor.orgId,
+      actor: approver,
+      action: 'reply.rejected',
+      replyId: reply.id,
+      leadId: lead.id,
+      detail: { approver, reason, suggestion_id: draft.suggestionId, ...keyDetail(actor) },
+      at: now,
+    });
+    return { status: 'rejected' as const, reply_id: reply.id, suggestion_id: draft.suggestionId, approver, reason };
+  });
+}

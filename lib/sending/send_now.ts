@@ -1,0 +1,128 @@
+import { eq } from 'drizzle-orm';
+import { drafts, replies, threadMessages } from '../../schema';
+import { stampLeadChange } from '../crm/change_clock';
+import type { Db } from '../db/types';
+import { recordDecision } from '../decisions/record';
+import { ApiError } from '../errors';
+import { emitEvent, truncate } from '../events/outbox';
+import type { findReplyForUpdate } from '../leads/find_reply';
+import { providerFor } from '../mail/provider';
+import type { MailProvider, ProviderResult } from '../mail/port';
+import { editInfo, learnFromSend } from './learn';
+import { claimSend } from './limits';
+import { keyDetail, type Refused, type SendActor, type SendDeps, type SentResult } from './types';
+
+export type LockedReply = Awaited<ReturnType<typeof findReplyForUpdate>>;
+
+export type SendNowArgs = {
+  tx: Db;
+  deps: SendDeps;
+  actor: SendActor;
+  /** The reply and lead, locked FOR UPDATE by the caller's transaction: this is what makes a send happen once. */
+  locked: LockedReply;
+  body: string;
+  originalSuggestion: string | null;
+  edited: boolean;
+  /** Set when a reviewer approves a queued draft. */
+  approval?: { approver: string; suggestionId: string };
+  now: Date;
+};
+
+/**
+ * Sends a reply now, inside the caller's transaction and under its row lock, so concurrent sends and approvals
+ * of one reply serialise and only the first reaches the provider. Order: send limits → provider → state.
+ * A limit or provider refusal writes its Decision Trail row and is returned (the caller commits the row, then
+ * throws); a failed provider call gives the lead's cooldown back and changes nothing else.
+ */
+export async function sendNow(a: SendNowArgs): Promise<SentResult | Refused> {
+  const { tx, deps, actor, now } = a;
+  const { reply, lead, campaign } = a.locked;
+  const via = a.approval ? 'approve' : 'send';
+  const trail = (action: string, detail: Record<string, unknown>, actor_ = actor.keyName) =>
+    recordDecision(tx, { orgId: actor.orgId, actor: actor_, action, replyId: reply.id, leadId: lead.id, detail: { via, ...keyDetail(actor), ...detail }, at: now });
+
+  const claim = await claimSend(deps.limits, actor.keyId, lead.id);
+  if (!claim.ok) {
+    await trail('send.blocked', { code: claim.error.code, limit: claim.limit, retry_after: claim.retryAfterSec, autonomy_level: actor.autonomyLevel });
+    return { refused: claim.error };
+  }
+
+  let provider: MailProvider;
+  let result: ProviderResult;
+  try {
+    provider = await providerFor(tx, deps, actor.orgId);
+    result = await provider.send(tx, { orgId: actor.orgId, replyId: reply.id, toEmail: reply.fromEmail, body: a.body }, now);
+  } catch (err) {
+    await claim.release();
+    throw err;
+  }
+  if (!result.ok) {
+    // Not a contact (operator §4): no cooldown, nothing marked sent, the draft (if any) stays.
+    await claim.release();
+    await trail('send.provider_failed', { provider: provider.kind, error: result.error });
+    deps.log.warn('sending provider failed', { replyId: reply.id, provider: provider.kind, error: result.error });
+    return { refused: new ApiError('provider_error', `the sending provider failed (${result.error}); nothing was sent`) };
+  }
+
+  try {
+    const info = editInfo(a.body, a.originalSuggestion, a.edited);
+    const learned = await learnFromSend(tx, {
+      orgId: actor.orgId,
+      clientId: campaign.clientId,
+      replyText: reply.bodyStripped,
+      classification: reply.classification,
+      sent: a.body,
+      info,
+      now,
+    });
+    await tx.update(replies).set({ status: 'sent', sentAt: now }).where(eq(replies.id, reply.id));
+    await tx.insert(threadMessages).values({ orgId: actor.orgId, leadId: lead.id, replyId: reply.id, role: 'outbound', content: a.body, at: now });
+    await tx.delete(drafts).where(eq(drafts.replyId, reply.id));
+
+    const sentBy = a.approval?.approver ?? actor.keyName;
+    if (a.approval) {
+      await trail('reply.approved', { approver: a.approval.approver, suggestion_id: a.approval.suggestionId }, a.approval.approver);
+      await emitEvent(tx, {
+        orgId: actor.orgId,
+        kind: 'reply.approved',
+        at: now,
+        data: { reply_id: reply.id, lead_id: lead.id, campaign_id: campaign.id, suggestion_id: a.approval.suggestionId, approver: a.approval.approver, approved_at: now.toISOString() },
+      });
+    }
+    await trail(
+      'reply.sent',
+      {
+        to_email: reply.fromEmail,
+        provider: provider.kind,
+        autonomy_level: actor.autonomyLevel,
+        ...(a.approval ? { approver: a.approval.approver, suggestion_id: a.approval.suggestionId } : {}),
+        ...(info.editDistance !== null ? { edit_distance: info.editDistance, edited: info.edited } : {}),
+        learned,
+      },
+      sentBy,
+    );
+    await emitEvent(tx, {
+      orgId: actor.orgId,
+      kind: 'reply.sent',
+      at: now,
+      data: {
+        reply_id: reply.id,
+        lead_id: lead.id,
+        campaign_id: campaign.id,
+        campaign_name: campaign.name,
+        to_email: reply.fromEmail,
+        body: truncate(a.body),
+        sent_at: now.toISOString(),
+        ...(a.approval ? { approver: a.approval.approver } : {}),
+      },
+    });
+    // Last: the lead's `updated_at` from the change clock (the CRM feed's guarantee); the caller holds its row lock.
+    await stampLeadChange(tx, actor.orgId, [lead.id]);
+    return { status: 'sent', reply_id: reply.id, sent: true, to_email: reply.fromEmail, learned, sent_at: now.toISOString() };
+  } catch (err) {
+    // The outbox row rolls back with this transaction: then nobody was contacted and the cooldown goes back.
+    // An http provider has already delivered, so its cooldown stands.
+    if (provider.transactional) await claim.release();
+    throw err;
+  }
+}

@@ -1,0 +1,98 @@
+import { eq } from 'drizzle-orm';
+import { drafts, replies } from '../../schema';
+import { randomToken } from '../crypto/secrets';
+import type { Db } from '../db/types';
+import { recordDecision } from '../decisions/record';
+import { ApiError } from '../errors';
+import { findReplyForUpdate } from '../leads/find_reply';
+import { tenantOf } from '../tenancy';
+import { editInfo } from './learn';
+import { sendNow, type LockedReply } from './send_now';
+import { isRefused, keyDetail, type QueuedReason, type QueuedResult, type Refused, type SendActor, type SendDeps, type SendInput, type SentResult } from './types';
+
+export const newSuggestionId = () => `sug_${randomToken(16, 'base62')}`;
+
+function queueReason(level: number, hasDraft: boolean): QueuedReason {
+  if (level <= 0) return 'no_active_autonomy_grant';
+  if (level === 1) return 'review_required_at_autonomy_level_1';
+  // Level 2+ only reaches the queue when a draft already waits there (core §3: a repeat send replaces it).
+  if (hasDraft) return 'draft_pending_review';
+  throw new Error('unreachable: level 2+ without a pending draft sends');
+}
+
+/**
+ * POST /v1/replies/{id}/send under governance (core §3 "Reply draft under governed send"):
+ * - sent reply → 409 already_sent;
+ * - a draft already queued → replaced (latest body wins, same suggestion_id), 202;
+ * - no draft, level 0 or 1 → queued for review, 202;
+ * - no draft, level 2+ → sent now, 200, under the send limits.
+ * The reply row is locked for the whole decision, so concurrent sends of one reply serialise.
+ */
+export async function sendReply({ deps, actor, replyId, input }: { deps: SendDeps; actor: SendActor; replyId: string; input: SendInput }): Promise<SentResult | QueuedResult> {
+  const now = deps.clock.now();
+  const result = await deps.db.transaction(async (tx): Promise<SentResult | QueuedResult | Refused> => {
+    const locked = await findReplyForUpdate(tx, tenantOf(actor), replyId);
+    const { reply, lead } = locked;
+    const trail = (action: string, detail: Record<string, unknown>) =>
+      recordDecision(tx, { orgId: actor.orgId, actor: actor.keyName, action, replyId: reply.id, leadId: lead.id, detail: { via: 'send', ...keyDetail(actor), ...detail }, at: now });
+
+    if (reply.status === 'sent') {
+      await trail('send.blocked', { code: 'already_sent', autonomy_level: actor.autonomyLevel });
+      return { refused: alreadySent(reply.sentAt) };
+    }
+    const [draft] = await tx.select().from(drafts).where(eq(drafts.replyId, reply.id));
+    const info = editInfo(input.body, input.original_suggestion, input.edited);
+    const editDetail = info.editDistance !== null ? { edit_distance: info.editDistance, edited: info.edited } : {};
+
+    if (!draft && actor.autonomyLevel >= 2) {
+      return sendNow({ tx, deps, actor, locked, body: input.body, originalSuggestion: info.original, edited: info.edited, now });
+    }
+    const reason = queueReason(actor.autonomyLevel, Boolean(draft));
+    const draftValues = { body: input.body, originalSuggestion: info.original, edited: info.edited, keyId: actor.keyId, reason, updatedAt: now };
+    if (draft) {
+      await tx.update(drafts).set(draftValues).where(eq(drafts.replyId, reply.id));
+      await trail('reply.draft_replaced', { reason, autonomy_level: actor.autonomyLevel, suggestion_id: draft.suggestionId, ...editDetail });
+      return queued(reply.id, reason, draft.suggestionId, true);
+    }
+    return queueDraft(tx, { locked, actor, reason, draftValues, editDetail, trail, now });
+  });
+  if (isRefused(result)) throw result.refused;
+  return result;
+}
+
+async function queueDraft(
+  tx: Db,
+  q: {
+    locked: LockedReply;
+    actor: SendActor;
+    reason: QueuedReason;
+    draftValues: { body: string; originalSuggestion: string | null; edited: boolean; keyId: string; reason: string; updatedAt: Date };
+    editDetail: Record<string, unknown>;
+    trail: (action: string, detail: Record<string, unknown>) => Promise<void>;
+    now: Date;
+  },
+): Promise<QueuedResult> {
+  const { reply } = q.locked;
+  const suggestionId = newSuggestionId();
+  await tx.insert(drafts).values({ replyId: reply.id, orgId: q.actor.orgId, suggestionId, queuedAt: q.now, ...q.draftValues });
+  await tx.update(replies).set({ status: 'queued' }).where(eq(replies.id, reply.id));
+  await q.trail('reply.queued', {
+    reason: q.reason,
+    autonomy_level: q.actor.autonomyLevel,
+    suggestion_id: suggestionId,
+    previous_status: reply.status,
+    ...q.editDetail,
+  });
+  return queued(reply.id, q.reason, suggestionId, false);
+}
+
+const queued = (replyId: string, reason: QueuedReason, suggestionId: string, replaced: boolean): QueuedResult => ({
+  status: 'queued_for_review',
+  reply_id: replyId,
+  reason,
+  suggestion_id: suggestionId,
+  replaced,
+});
+
+export const alreadySent = (sentAt: Date | null) =>
+  new ApiError('already_sent', `this reply was already sent${sentAt ? ` at ${sentAt.toISOString()}` : ''}`);

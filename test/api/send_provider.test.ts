@@ -1,0 +1,155 @@
+// The sending-provider port behind governed sends: the outbox default, the signed http provider (a local
+// node:http receiver), its failure path (502, nothing sent, no cooldown, the draft stays) and its admin routes.
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sendingProviders } from '../../schema';
+import { generateWebhookSecret, verifyServiceSignature } from '../../lib/webhooks/signing';
+import { startTestEnv, type TestEnv } from '../helpers/harness';
+import { newTenant, type Tenant } from '../helpers/tenant';
+import { eventsOf, keyAt, outbox, startReceiver, trail } from './send_helpers';
+
+let env: TestEnv;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  env = await startTestEnv();
+  receiver = await startReceiver();
+});
+afterEach(() => {
+  receiver.hits.length = 0;
+  receiver.setStatus(200);
+});
+afterAll(async () => {
+  await receiver.close();
+  await env.close();
+});
+
+const useHttp = (t: Tenant, secret?: string, url = receiver.url) => t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'http', url, ...(secret ? { secret } : {}) });
+const thread = async (t: Tenant, id: string) => (await t.call('GET', `/v1/replies/${id}`)).json.thread.map((m: any) => m.role);
+
+describe('http provider', () => {
+  it('POSTs { reply_id, to_email, body } signed like a webhook; the receiver verifies the signature', async () => {
+    const t = await newTenant(env);
+    const secret = generateWebhookSecret();
+    const put = await useHttp(t, secret);
+    expect(put.status).toBe(200);
+    expect(put.json).toEqual({ provider: { kind: 'http', url: receiver.url, signed: true } });
+    const { reply } = await t.reply({ from_email: 'ana@prospect.io' });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'Thursday works — Ana, see invite.' } });
+    expect(r.status).toBe(200);
+    expect(receiver.hits).toHaveLength(1);
+    const hit = receiver.hits[0];
+    expect(JSON.parse(hit.body)).toEqual({ reply_id: reply.id, to_email: 'ana@prospect.io', body: 'Thursday works — Ana, see invite.' });
+    expect(hit.headers['content-type']).toBe('application/json');
+    expect(hit.headers['x-service-event-id']).toBe(`msg_${reply.id}`);
+    const header = hit.headers['x-service-webhook-signature'] as string;
+    expect(await verifyServiceSignature({ secret, header, body: hit.body })).toMatchObject({ ok: true });
+    expect(await verifyServiceSignature({ secret: generateWebhookSecret(), header, body: hit.body })).toMatchObject({ ok: false });
+    expect(await verifyServiceSignature({ secret, header, body: hit.body.replace('Thursday', 'Friday') })).toMatchObject({ ok: false });
+    expect(await outbox(t)).toEqual([]); // the outbox records only what the outbox provider "sent"
+    expect((await trail(t, reply.id))[0].detail).toMatchObject({ provider: 'http' });
+  });
+
+  it('sends unsigned without a secret; the secret is stored encrypted', async () => {
+    const t = await newTenant(env);
+    expect((await useHttp(t)).json).toEqual({ provider: { kind: 'http', url: receiver.url, signed: false } });
+    const { reply } = await t.reply();
+    expect((await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'hi' } })).status).toBe(200);
+    expect(receiver.hits[0].headers['x-service-webhook-signature']).toBeUndefined();
+
+    const secret = generateWebhookSecret();
+    await useHttp(t, secret);
+    const [row] = await env.services.db.select().from(sendingProviders).where(eq(sendingProviders.orgId, t.org.id));
+    expect(row.secretEnc).toBeTruthy();
+    expect(row.secretEnc).not.toContain(secret.slice(6, 20));
+    expect(await env.services.secrets.decrypt(row.secretEnc!)).toBe(secret);
+  });
+
+  it('provider failure: 502 provider_error, nothing marked sent, no cooldown, recorded; a retry after recovery sends once', async () => {
+    const t = await newTenant(env);
+    await useHttp(t, generateWebhookSecret());
+    const key = await keyAt(t, 2);
+    const { reply } = await t.reply();
+    receiver.setStatus(500);
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+    expect(r.status).toBe(502);
+    expect(r.json.error.code).toBe('provider_error');
+    expect(r.json.error.message).toMatch(/HTTP 500/);
+    expect(await thread(t, reply.id)).toEqual(['reply']);
+    expect((await eventsOf(env, t.org.id, reply.id)).map((e) => e.kind)).toEqual(['lead.replied']);
+    expect((await trail(t, reply.id))[0]).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'http', error: expect.stringContaining('HTTP 500') } });
+    receiver.setStatus(202);
+    // No cooldown was started, and the reply is not sent: the same lead can be answered right away.
+    const retry = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+    expect(retry.status).toBe(200);
+    expect(receiver.hits).toHaveLength(2);
+    expect(await thread(t, reply.id)).toEqual(['reply', 'outbound']);
+  });
+
+  it('a failed approval keeps the draft in the queue; approving again after recovery sends it', async () => {
+    const t = await newTenant(env);
+    await useHttp(t);
+    const { reply } = await t.reply();
+    await t.call('POST', `/v1/replies/${reply.id}/send`, { body: { body: 'queued text' } });
+    receiver.setStatus(503);
+    const r = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
+    expect(r.status).toBe(502);
+    expect((await t.call('GET', '/v1/replies?status=queued')).json.replies.map((x: any) => x.body)).toEqual(['queued text']);
+    expect((await eventsOf(env, t.org.id, reply.id)).map((e) => e.kind)).toEqual(['lead.replied']);
+    receiver.setStatus(200);
+    expect((await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } })).status).toBe(200);
+    expect(receiver.hits.map((h) => JSON.parse(h.body).body)).toEqual(['queued text', 'queued text']);
+  });
+
+  it('a network failure (nothing listening) is a provider failure too', async () => {
+    const t = await newTenant(env);
+    const dead = await startReceiver();
+    await dead.close();
+    await useHttp(t, undefined, dead.url);
+    const { reply } = await t.reply();
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'hello' } });
+    expect(r.status).toBe(502);
+    expect(r.json.error.code).toBe('provider_error');
+  });
+});
+
+describe('admin: sending provider and outbox', () => {
+  it('switching back to outbox records the message instead of POSTing it', async () => {
+    const t = await newTenant(env);
+    await useHttp(t);
+    const put = await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'outbox' });
+    expect(put.json).toEqual({ provider: { kind: 'outbox' } });
+    const { reply } = await t.reply({ from_email: 'ola@prospect.io' });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'recorded' } });
+    expect(receiver.hits).toEqual([]);
+    const list = await t.admin('GET', `/admin/v1/orgs/${t.org.id}/outbox`);
+    expect(list.status).toBe(200);
+    expect(list.json).toEqual({ messages: [{ id: expect.any(String), reply_id: reply.id, to_email: 'ola@prospect.io', body: 'recorded', sent_at: r.json.sent_at }] });
+  });
+
+  it('refuses a bad configuration with 400 naming the field', async () => {
+    const t = await newTenant(env);
+    const bad: Array<[unknown, RegExp]> = [
+      [{ kind: 'smtp' }, /kind/],
+      [{ kind: 'http' }, /^url/],
+      [{ kind: 'http', url: 'ftp://example.com/send' }, /^url: scheme/],
+      [{ kind: 'http', url: 'https://user:pw@example.com/send' }, /^url: .*credentials/],
+      [{ kind: 'http', url: receiver.url, secret: 'hunter2' }, /^secret/],
+      [{ kind: 'outbox', url: receiver.url }, /unknown field/],
+    ];
+    for (const [body, message] of bad) {
+      const r = await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json.error.code).toBe('validation_error');
+      expect(r.json.error.message).toMatch(message);
+    }
+  });
+
+  it('needs the admin token; an unknown organization is 404', async () => {
+    const t = await newTenant(env);
+    expect((await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'outbox' }, 'wrong')).status).toBe(401);
+    expect((await t.admin('GET', `/admin/v1/orgs/${t.org.id}/outbox`, undefined, 'wrong')).status).toBe(401);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await t.admin('PUT', `/admin/v1/orgs/${missing}/sending-provider`, { kind: 'outbox' })).status).toBe(404);
+    expect((await t.admin('GET', `/admin/v1/orgs/${missing}/outbox`)).status).toBe(404);
+  });
+});
