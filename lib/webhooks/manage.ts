@@ -1,0 +1,87 @@
+// Webhook endpoints: create (SSRF check, 10 per organization, one-time secret), list, get, enable/disable, delete.
+// Tenant rule: an organization's keys see its webhooks; a client-locked key sees (and creates) only webhooks of
+// its client, which receive only that client's events. Anything else is a 404.
+import { and, asc, count, eq } from 'drizzle-orm';
+import { organizations, webhooks } from '../../schema';
+import type { AuthContext } from '../auth/keys';
+import { randomToken } from '../crypto/secrets';
+import type { Db } from '../db/types';
+import { recordDecision } from '../decisions/record';
+import { ApiError, notFound } from '../errors';
+import { checkOutboundUrl } from '../net/ssrf';
+import type { Services } from '../services';
+import { tenantFilter, tenantOf } from '../tenancy';
+import { generateWebhookSecret } from './signing';
+import { webhookView } from './views';
+
+export const MAX_WEBHOOKS_PER_ORG = 10;
+
+export type CreateWebhookInput = { name: string; url: string; events: string[] };
+type Deps = Pick<Services, 'db' | 'config' | 'secrets' | 'resolveHost'>;
+
+/** The outbound URL policy (lib/net/ssrf.ts) with this deployment's settings; used at creation and at delivery. */
+export function checkWebhookUrl(services: Pick<Services, 'config' | 'resolveHost'>, url: string) {
+  return checkOutboundUrl(url, { allowPrivate: services.config.ALLOW_PRIVATE_WEBHOOK_URLS, resolve: services.resolveHost });
+}
+
+export async function createWebhook({ services, auth, input, now }: { services: Deps; auth: AuthContext; input: CreateWebhookInput; now: Date }) {
+  const checked = await checkWebhookUrl(services, input.url);
+  if (!checked.ok) throw new ApiError('validation_error', `url: ${checked.reason}`);
+  const secret = generateWebhookSecret();
+  const secretEnc = await services.secrets.encrypt(secret);
+  const id = `wh-${randomToken(16, 'base62')}`;
+
+  const row = await services.db.transaction(async (tx) => {
+    // The organization row is the lock that keeps two concurrent creates from both being the 10th.
+    await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, auth.orgId)).for('update');
+    const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.orgId, auth.orgId));
+    if (n >= MAX_WEBHOOKS_PER_ORG) {
+      throw new ApiError('webhook_limit_reached', `this organization already has ${MAX_WEBHOOKS_PER_ORG} webhooks; delete one first`);
+    }
+    const [created] = await tx
+      .insert(webhooks)
+      .values({ id, orgId: auth.orgId, clientId: auth.clientId, name: input.name, url: input.url, events: [...new Set(input.events)], secretEnc, createdAt: now })
+      .returning();
+    await recordDecision(tx, { orgId: auth.orgId, actor: auth.keyName, action: 'webhook.created', detail: { webhook_id: id, url: input.url, events: created.events }, at: now });
+    return created;
+  });
+  return { webhook: webhookView(row), secret };
+}
+
+export async function listWebhooks({ db, auth }: { db: Db; auth: AuthContext }) {
+  const list = await db.select().from(webhooks).where(tenantFilter(tenantOf(auth), webhooks.orgId, webhooks.clientId)).orderBy(asc(webhooks.createdAt), asc(webhooks.id));
+  return list.map(webhookView);
+}
+
+/** The caller's webhook or a 404 (also for another tenant's). */
+export async function findWebhook(db: Db, auth: AuthContext, id: string) {
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), tenantFilter(tenantOf(auth), webhooks.orgId, webhooks.clientId)));
+  if (!row) throw notFound('webhook');
+  return row;
+}
+
+/** `is_active: true` re-enables: the failure count goes back to 0 and the reason is cleared; the secret stays. */
+export async function setWebhookActive({ db, auth, id, isActive, now }: { db: Db; auth: AuthContext; id: string; isActive: boolean; now: Date }) {
+  return db.transaction(async (tx) => {
+    const where = and(eq(webhooks.id, id), tenantFilter(tenantOf(auth), webhooks.orgId, webhooks.clientId));
+    const changes = isActive ? { isActive: true, failureCount: 0, disabledReason: null } : { isActive: false };
+    const [row] = await tx.update(webhooks).set(changes).where(where).returning();
+    if (!row) throw notFound('webhook');
+    await recordDecision(tx, { orgId: auth.orgId, actor: auth.keyName, action: isActive ? 'webhook.enabled' : 'webhook.disabled', detail: { webhook_id: id }, at: now });
+    return webhookView(row);
+  });
+}
+
+/** Permanent: the endpoint, its pending deliveries and its attempt log go. */
+export async function deleteWebhook({ db, auth, id, now }: { db: Db; auth: AuthContext; id: string; now: Date }) {
+  return db.transaction(async (tx) => {
+    const where = and(eq(webhooks.id, id), tenantFilter(tenantOf(auth), webhooks.orgId, webhooks.clientId));
+    const [row] = await tx.delete(webhooks).where(where).returning({ id: webhooks.id, url: webhooks.url });
+    if (!row) throw notFound('webhook');
+    await recordDecision(tx, { orgId: auth.orgId, actor: auth.keyName, action: 'webhook.deleted', detail: { webhook_id: id, url: row.url }, at: now });
+    return { deleted: true };
+  });
+}

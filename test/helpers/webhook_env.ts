@@ -1,0 +1,70 @@
+// The webhook tests' environment. Embedded tier: the usual per-file PGlite. Integration tier: a database of its
+// own on the real PostgreSQL (through the Neon driver and the relay), because the dispatcher, the job runner and
+// the sweep work on every organization's rows, exactly as in production, and must not pick up other files' rows.
+import { sql } from 'drizzle-orm';
+import { inject } from 'vitest';
+import { WebSocket } from 'ws';
+import { loadConfig } from '../../lib/config';
+import { openNeon } from '../../lib/db/neon';
+import { createMemoryLimits } from '../../lib/limits/memory';
+import { createUpstashLimits } from '../../lib/limits/upstash';
+import { drainJobs } from '../../lib/queue/runner';
+import { createNodeServices } from '../../lib/runtime/node';
+import { createNodeApp } from '../../lib/runtime/node_server';
+import { jobSchedule, jobHandlers } from '../../functions/jobs/handlers';
+import { ADMIN_TOKEN, startTestEnv, TestClock, TIER, type TestEnv } from './harness';
+import { migrateThroughNeon, recreateDatabase } from './it_database';
+
+export async function startWebhookEnv(vars: Record<string, string> = {}): Promise<TestEnv> {
+  if (TIER !== 'integration') return startTestEnv(vars);
+  const baseUrl = inject('itDatabaseUrl');
+  const relay = inject('wsRelayPort');
+  const name = `ris_wh_${process.pid}_${Date.now().toString(36)}`;
+  const url = await recreateDatabase(baseUrl, name, relay);
+  await migrateThroughNeon(url, relay);
+  const config = loadConfig({ ADMIN_TOKEN, TRUST_PROXY: 'true', LOG_LEVEL: 'silent', ENCRYPTION_KEY: 'a'.repeat(64), ALLOW_PRIVATE_WEBHOOK_URLS: 'true', ...vars });
+  const clock = new TestClock();
+  const database = openNeon(url, { webSocketConstructor: WebSocket, wsProxy: `127.0.0.1:${relay}/v1`, insecure: true });
+  const limits = inject('upstashUrl')
+    ? createUpstashLimits({ url: inject('upstashUrl'), token: inject('upstashToken'), prefix: `wh${process.pid}${Date.now().toString(36)}` })
+    : createMemoryLimits(clock);
+  const services = await createNodeServices(config, { database, clock, limits });
+  return {
+    services,
+    app: createNodeApp(services),
+    clock,
+    config,
+    close: async () => {
+      await services.close();
+      await dropDatabase(name);
+    },
+  };
+}
+
+/**
+ * Drops a test database once its connections are gone. Not WITH (FORCE): a pool's connection that is still closing
+ * would receive FATAL 57P01 and raise it as an unhandled error in whatever test file runs next in this worker.
+ */
+export async function dropDatabase(name: string) {
+  const relay = inject('wsRelayPort');
+  const admin = openNeon(inject('itDatabaseUrl'), { webSocketConstructor: WebSocket, wsProxy: `127.0.0.1:${relay}/v1`, insecure: true });
+  try {
+    for (let i = 0; i < 50; i++) {
+      const dropped = await admin.db.execute(sql.raw(`drop database if exists ${name}`)).then(
+        () => true,
+        (err: { code?: string }) => {
+          if (err?.code !== '55006') throw err; // 55006: still being accessed
+          return false;
+        },
+      );
+      if (dropped) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`database ${name} is still in use`);
+  } finally {
+    await admin.close();
+  }
+}
+
+/** Runs the embedded scheduler's work now: dispatch, due deliveries and retries, until nothing is due. */
+export const drain = (env: TestEnv) => drainJobs(env.services, jobHandlers, { everyTick: jobSchedule.everyTick });
