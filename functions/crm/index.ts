@@ -1,0 +1,4 @@
+import { workerApp } from '../../lib/runtime/worker';
+import { crmGroup } from './app';
+
+export default workerApp([crmGroup]);
