@@ -6,14 +6,14 @@ const integration = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/helpers/global_setup.ts'],
+    setupFiles: ['test/helpers/capture_console.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'embedded', include: ['test/**/*.test.ts'], env: { TIER: 'embedded' } } },
+      { extends: true as const, test: { name: 'embedded', globalSetup: ['test/helpers/global_setup.ts'], include: ['test/**/*.test.ts'], env: { TIER: 'embedded' } } },
       ...(integration
-        ? [{ extends: true, test: { name: 'integration', include: ['test/api/**/*.test.ts', 'test/integration/**/*.test.ts'], env: { TIER: 'integration' } } }]
+        ? [{ extends: true as const, test: { name: 'integration', globalSetup: ['test/helpers/global_setup.ts'], include: ['test/api/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/worker/**/*.test.ts'], env: { TIER: 'integration' } } }]
         : []),
     ],
   },

@@ -9,6 +9,12 @@ export const ERROR_STATUS = {
   already_sent: 409,
   conflict: 409,
   idempotency_conflict: 409,
+  // An organization already has the most webhooks it may have (core §8: 10).
+  webhook_limit_reached: 409,
+  // Governed send: approve/reject/skip asked of a reply in a state the table has no such transition for.
+  no_pending_draft: 409,
+  already_skipped: 409,
+  draft_pending: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,

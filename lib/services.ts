@@ -1,9 +1,13 @@
 import type { KeyCache } from './auth/keys';
 import type { Config } from './config';
+import type { SecretBox } from './crypto/secret_box';
+import type { Resolver } from './net/ssrf';
 import type { Db } from './db/types';
 import type { Clock, Limits } from './limits/port';
 import type { Classify } from './ingest/ingest_reply';
 import type { Logger } from './log';
+import type { Queue } from './queue/port';
+import type { AiEngine } from './ai/types';
 
 /**
  * The ports one request works with. Built once per process under Node, once per request on Workers
@@ -19,4 +23,14 @@ export interface Services {
   log: Logger;
   /** Reply classification: the offline engine, or a hosted model with the offline engine as fallback. */
   classify: Classify;
+  /** Encryption of secrets at rest (ENCRYPTION_KEY). */
+  secrets: SecretBox;
+  /** DNS for the SSRF check of outbound URLs; absent on Workers (no DNS API there). */
+  resolveHost?: Resolver;
+  /** Work that runs later or elsewhere (webhook deliveries, retries, due steps): QStash, or jobs rows run here. */
+  queue: Queue;
+  /** Reply suggestions: the offline engine, or the hosted model AI_PROVIDER names (no silent fallback). */
+  ai: AiEngine;
+  /** The budget of one model call, counted from the handler's start; absent = lib/ai/suggest AI_TIME_LIMIT_MS. */
+  aiTimeLimitMs?: number;
 }

@@ -45,7 +45,11 @@ export const leads = pgTable(
   },
   (t) => [
     uniqueIndex('leads_campaign_email_uq').on(t.campaignId, t.email),
-    index('leads_org_last_reply_idx').on(t.orgId, t.lastReplyAt),
+    // Serves the lead list's newest-first page (scanned backwards) and its per-org count.
+    index('leads_org_last_reply_id_idx').on(t.orgId, t.lastReplyAt, t.id),
+    // CRM sync: keyset pages in id order, `updated_since` ranges, and the per-org latest stamp (lib/crm/change_clock).
+    index('leads_org_id_idx').on(t.orgId, t.id),
+    index('leads_org_updated_idx').on(t.orgId, t.updatedAt),
   ],
 );
 

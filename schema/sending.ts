@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { apiKeys, clients, organizations } from './orgs';
 import { leads, replies } from './leads';
@@ -96,10 +97,16 @@ export const followups = pgTable(
     status: text('status').$type<'planned' | 'review' | 'cancelled' | 'sent'>().notNull().default('planned'),
     reason: text('reason'),
     attempts: integer('attempts').notNull().default(0),
+    // When the send is next tried: due_at, later after a blocked or failed try. The sweep finds planned rows by it.
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('followups_lead_idx').on(t.leadId), index('followups_org_idx').on(t.orgId)],
+  (t) => [
+    index('followups_lead_idx').on(t.leadId),
+    index('followups_org_idx').on(t.orgId),
+    index('followups_planned_next_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'planned'`),
+  ],
 );
 
 export const crmNotes = pgTable(

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { organizations } from './orgs';
+import { clients, organizations } from './orgs';
 
 export type LastError = { status: number | null; body: string | null; error: string | null; at: string };
 
@@ -9,6 +9,8 @@ export const webhooks = pgTable(
   {
     id: text('id').primaryKey(), // 'wh-…'
     orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    // Set when a client-locked key created it: it then receives only events of that client's campaigns.
+    clientId: uuid('client_id').references(() => clients.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
@@ -41,7 +43,12 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('webhook_deliveries_uq').on(t.webhookId, t.eventId), index('webhook_deliveries_org_idx').on(t.orgId)],
+  (t) => [
+    uniqueIndex('webhook_deliveries_uq').on(t.webhookId, t.eventId),
+    index('webhook_deliveries_org_idx').on(t.orgId),
+    // The sweep's scan for pending deliveries whose time has come (or whose lease ran out).
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 export const webhookAttempts = pgTable(
@@ -52,6 +59,8 @@ export const webhookAttempts = pgTable(
     webhookId: text('webhook_id').notNull().references(() => webhooks.id, { onDelete: 'cascade' }),
     attempt: integer('attempt').notNull(),
     ok: boolean('ok').notNull(),
+    // 'test' and 'redeliver' are manual attempts: they never move the endpoint's failure count.
+    trigger: text('trigger').$type<'automatic' | 'test' | 'redeliver'>().notNull().default('automatic'),
     httpStatus: integer('http_status'),
     durationMs: integer('duration_ms').notNull(),
     error: text('error'),

@@ -3,10 +3,13 @@ import { newGroup } from '../../lib/http/env';
 import { registerCampaigns } from './campaigns';
 import { registerClients } from './clients';
 import { registerDecisions } from './decisions';
+import { registerFollowups } from './followups';
 import { registerInboundReplies } from './inbound_replies';
 import { registerKeys } from './keys';
 import { registerOrgs } from './orgs';
+import { registerOutbox } from './outbox';
 import { registerReports } from './reports';
+import { registerSendingProvider } from './sending_provider';
 
 /** The organization owner's API (operator.md §3), behind ADMIN_TOKEN. */
 export const adminGroup = newGroup();
@@ -18,3 +21,6 @@ registerKeys(adminGroup);
 registerInboundReplies(adminGroup);
 registerReports(adminGroup);
 registerDecisions(adminGroup);
+registerSendingProvider(adminGroup);
+registerOutbox(adminGroup);
+registerFollowups(adminGroup);

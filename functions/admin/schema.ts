@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { GRANTABLE_SCOPES } from '../../lib/auth/scopes';
 
 export const adminSecurity = [{ AdminToken: [] }];
-export const OrgIdParam = z.object({ org_id: z.uuid().openapi({ param: { name: 'org_id', in: 'path' } }) });
+export const OrgIdParam = z.object({ org_id: z.uuid() });
 
 export const Features = z.strictObject({ crm: z.boolean().optional(), agency_tools: z.boolean().optional(), studio: z.boolean().optional() });
 export const Org = z.object({ id: z.uuid(), name: z.string(), features: z.object({ crm: z.boolean(), agency_tools: z.boolean(), studio: z.boolean() }), demo: z.boolean() }).openapi('Org');

@@ -1,18 +1,15 @@
-import { createRoute } from '@hono/zod-openapi';
 import { listCampaigns } from '../../lib/campaigns/list_campaigns';
-import { requireScope } from '../../lib/http/auth';
 import type { Group } from '../../lib/http/env';
-import { errors, json, paginationMeta, serviceKey } from '../../lib/http/openapi';
+import { keyRoute } from '../../lib/http/route';
+import { errors, json, paginationMeta } from '../../lib/http/openapi';
 import { tenantOf } from '../../lib/tenancy';
 import { ListCampaignsQuery, ListCampaignsResponse } from './schema';
 
-const route = createRoute({
+const route = keyRoute('campaigns.read', {
   method: 'get',
   path: '/v1/campaigns',
   tags: ['campaigns'],
   summary: 'List campaigns with their statistics',
-  security: serviceKey,
-  middleware: [requireScope('campaigns.read')] as const,
   request: { query: ListCampaignsQuery },
   responses: { 200: json(ListCampaignsResponse), ...errors() },
 });

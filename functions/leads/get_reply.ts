@@ -1,18 +1,15 @@
-import { createRoute } from '@hono/zod-openapi';
-import { requireScope } from '../../lib/http/auth';
 import type { Group } from '../../lib/http/env';
-import { errors, json, serviceKey, UuidParam } from '../../lib/http/openapi';
+import { keyRoute } from '../../lib/http/route';
+import { errors, json, UuidParam } from '../../lib/http/openapi';
 import { getReply } from '../../lib/leads/get_reply';
 import { tenantOf } from '../../lib/tenancy';
 import { GetReplyResponse } from './schema';
 
-const route = createRoute({
+const route = keyRoute('leads.read', {
   method: 'get',
   path: '/v1/replies/{id}',
   tags: ['leads'],
   summary: "A reply with its lead's whole conversation in time order",
-  security: serviceKey,
-  middleware: [requireScope('leads.read')] as const,
   request: { params: UuidParam },
   responses: { 200: json(GetReplyResponse), ...errors([404, 'not_found']) },
 });

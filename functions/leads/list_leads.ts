@@ -1,18 +1,15 @@
-import { createRoute } from '@hono/zod-openapi';
-import { requireScope } from '../../lib/http/auth';
 import type { Group } from '../../lib/http/env';
-import { errors, json, paginationMeta, serviceKey } from '../../lib/http/openapi';
+import { keyRoute } from '../../lib/http/route';
+import { errors, json, paginationMeta } from '../../lib/http/openapi';
 import { listLeads } from '../../lib/leads/list_leads';
 import { tenantOf } from '../../lib/tenancy';
 import { ListLeadsQuery, ListLeadsResponse } from './schema';
 
-const route = createRoute({
+const route = keyRoute('leads.read', {
   method: 'get',
   path: '/v1/leads',
   tags: ['leads'],
   summary: 'List leads (one per prospect email and campaign), newest reply first',
-  security: serviceKey,
-  middleware: [requireScope('leads.read')] as const,
   request: { query: ListLeadsQuery },
   responses: { 200: json(ListLeadsResponse), ...errors() },
 });

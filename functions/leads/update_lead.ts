@@ -1,17 +1,14 @@
-import { createRoute } from '@hono/zod-openapi';
-import { requireScope } from '../../lib/http/auth';
 import type { Group } from '../../lib/http/env';
-import { errors, json, jsonBody, serviceKey, UuidParam } from '../../lib/http/openapi';
+import { keyRoute } from '../../lib/http/route';
+import { errors, json, jsonBody, UuidParam } from '../../lib/http/openapi';
 import { updateLead } from '../../lib/leads/update_lead';
 import { UpdateLeadBody, UpdateLeadResponse } from './schema';
 
-const route = createRoute({
+const route = keyRoute('leads.write', {
   method: 'patch',
   path: '/v1/leads/{id}',
   tags: ['leads'],
   summary: "Update a lead's classification or notes, addressed by the id of one of its replies; emits lead.updated",
-  security: serviceKey,
-  middleware: [requireScope('leads.write')] as const,
   request: { params: UuidParam, body: jsonBody(UpdateLeadBody) },
   responses: { 200: json(UpdateLeadResponse), ...errors([404, 'not_found']) },
 });

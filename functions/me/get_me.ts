@@ -1,7 +1,8 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { creditsRemaining } from '../../lib/credits/balance';
 import type { Group } from '../../lib/http/env';
-import { errors, json, serviceKey } from '../../lib/http/openapi';
+import { keyRoute } from '../../lib/http/route';
+import { errors, json } from '../../lib/http/openapi';
 
 export const MeResponse = z
   .object({
@@ -21,12 +22,11 @@ export const MeResponse = z
   .openapi('Me');
 
 // Any valid key may read its own identity: that is how an integrator checks a key before using it.
-const route = createRoute({
+const route = keyRoute(null, {
   method: 'get',
   path: '/v1/me',
   tags: ['me'],
   summary: "The calling key's identity, scopes, autonomy level and remaining credits for today (UTC)",
-  security: serviceKey,
   responses: { 200: json(MeResponse), ...errors() },
 });
 

@@ -1,18 +1,15 @@
-import { createRoute } from '@hono/zod-openapi';
-import { requireScope } from '../../lib/http/auth';
 import type { Group } from '../../lib/http/env';
-import { errors, json, serviceKey, UuidParam } from '../../lib/http/openapi';
+import { keyRoute } from '../../lib/http/route';
+import { errors, json, UuidParam } from '../../lib/http/openapi';
 import { getReport } from '../../lib/reports/list_reports';
 import { tenantOf } from '../../lib/tenancy';
 import { GetReportResponse } from './schema';
 
-const route = createRoute({
+const route = keyRoute('reports.read', {
   method: 'get',
   path: '/v1/reports/{id}',
   tags: ['reports'],
   summary: 'One report',
-  security: serviceKey,
-  middleware: [requireScope('reports.read')] as const,
   request: { params: UuidParam },
   responses: { 200: json(GetReportResponse), ...errors([404, 'not_found']) },
 });

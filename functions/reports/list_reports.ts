@@ -1,18 +1,15 @@
-import { createRoute } from '@hono/zod-openapi';
-import { requireScope } from '../../lib/http/auth';
 import type { Group } from '../../lib/http/env';
-import { errors, json, paginationMeta, serviceKey } from '../../lib/http/openapi';
+import { keyRoute } from '../../lib/http/route';
+import { errors, json, paginationMeta } from '../../lib/http/openapi';
 import { listReports } from '../../lib/reports/list_reports';
 import { tenantOf } from '../../lib/tenancy';
 import { ListReportsQuery, ListReportsResponse } from './schema';
 
-const route = createRoute({
+const route = keyRoute('reports.read', {
   method: 'get',
   path: '/v1/reports',
   tags: ['reports'],
   summary: 'List generated intelligence reports (weekly briefs), newest first',
-  security: serviceKey,
-  middleware: [requireScope('reports.read')] as const,
   request: { query: ListReportsQuery },
   responses: { 200: json(ListReportsResponse), ...errors() },
 });

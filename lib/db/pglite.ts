@@ -2,11 +2,12 @@
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import { fileURLToPath } from 'node:url';
 import * as schema from '../../schema';
 import type { Database, Db } from './types';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations', import.meta.url));
+import { MIGRATIONS_DIR } from './migrations_dir';
+
+export { MIGRATIONS_DIR };
 
 export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; migrateOnOpen?: boolean }): Promise<Database & { pg: PGlite }> {
   const pg = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { resolveApiKey } from '../auth/keys';
 import { hasScope, type Scope } from '../auth/scopes';
 import { ApiError } from '../errors';
@@ -21,7 +21,15 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     const auth = presented ? await resolveApiKey(db, keyCache, presented, now) : null;
     const checks: LimitCheck[] = [{ ...IP_LIMIT, id: c.get('clientIp') }];
     if (auth) checks.push({ name: 'key', id: auth.keyId, limit: auth.rateLimitPerMinute, windowSec: 60 });
-    const [ip, key] = await limits.check(checks);
+    const counted = await checkFailingOpen(c, checks);
+    if (!counted) {
+      // Redis is unreachable: the general request limits fail open (the API stays up); sends, cooldowns,
+      // credits and CRM writes keep failing closed in their own verbs.
+      if (!auth) throw new ApiError('unauthorized', presented ? 'invalid or revoked API key' : 'missing X-Service-Key header');
+      c.set('auth', auth);
+      return next();
+    }
+    const [ip, key] = counted;
     if (key) {
       c.header('X-RateLimit-Limit', String(key.limit));
       c.header('X-RateLimit-Remaining', String(key.remaining));
@@ -35,11 +43,24 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** The general request limits, or null when the limits store cannot be reached (logged, never fatal). */
+async function checkFailingOpen(c: Context<AppEnv>, checks: LimitCheck[]): Promise<LimitResult[] | null> {
+  const { limits, log } = c.get('services');
+  try {
+    return await limits.check(checks);
+  } catch (err) {
+    log.warn('request limits unavailable; failing open', { requestId: c.get('requestId'), error: String((err as Error)?.message ?? err) });
+    return null;
+  }
+}
+
 /** Counts only the per-IP limit (admin and documentation routes). */
 export function limitByIp(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { limits, clock } = c.get('services');
-    const [ip] = await limits.check([{ ...IP_LIMIT, id: c.get('clientIp') }]);
+    const { clock } = c.get('services');
+    const counted = await checkFailingOpen(c, [{ ...IP_LIMIT, id: c.get('clientIp') }]);
+    if (!counted) return next();
+    const [ip] = counted;
     if (!ip.success) {
       throw new ApiError('ip_rate_limit_exceeded', 'too many requests from this address', { retryAfter: retryAfter(ip, clock.now().getTime()) });
     }

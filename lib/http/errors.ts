@@ -22,7 +22,12 @@ export function handleError(err: Error, c: Context<AppEnv>) {
   }
   if (err instanceof HTTPException && HTTP_CODES[err.status]) {
     const code = HTTP_CODES[err.status];
-    const message = err.status === 400 && /JSON/i.test(err.message) ? 'body: malformed JSON' : err.message || code;
+    const message =
+      err.status === 400 && /JSON/i.test(err.message)
+        ? 'body: malformed JSON'
+        : err.status === 415
+          ? 'body: Content-Type must be application/json'
+          : err.message || code;
     return c.json(envelope(code, message), err.status as ContentfulStatusCode);
   }
   const requestId = c.get('requestId') ?? 'unknown';

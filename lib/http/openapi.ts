@@ -25,7 +25,7 @@ export function pageQuery(defaultLimit: number, maxLimit: number) {
   };
 }
 
-export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+export const UuidParam = z.object({ id: z.uuid() });
 
 const err = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
 
@@ -51,4 +51,3 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   content: { 'application/json': { schema } },
 });
 
-export const serviceKey = [{ ServiceKey: [] }];

@@ -4,11 +4,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import { timeout } from 'hono/timeout';
 import { ApiError, envelope } from '../errors';
+import { dispatchAfterWrites } from '../webhooks/after_write';
 import type { Services } from '../services';
 import { authenticate, limitByIp } from './auth';
 import { renderDocsPage } from './docs_page';
 import type { AppEnv, Group } from './env';
 import { handleError } from './errors';
+import { rejectNulCharacters } from './nul_guard';
 
 export const MAX_BODY_BYTES = 50 * 1024;
 export const REQUEST_TIME_LIMIT_MS = 30_000;
@@ -19,6 +21,8 @@ export type PlatformOptions = {
   services: (c: Context<AppEnv>) => Promise<{ services: Services; dispose?: () => Promise<void> }>;
   /** The client address as the runtime knows it (socket under Node, CF-Connecting-IP on Workers). */
   socketIp: (c: Context<AppEnv>) => string | undefined;
+  /** The hard request limit; 30 s in every deployment, shorter only where a test needs to see it fire. */
+  timeLimitMs?: number;
 };
 
 /**
@@ -36,9 +40,19 @@ export function createPlatform(opts: PlatformOptions) {
     c.set('services', services);
     const forwarded = services.config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
     c.set('clientIp', forwarded || opts.socketIp(c) || 'unknown');
+    const started = Date.now();
     try {
       await next();
     } finally {
+      // The access log: ids, route and outcome only; never headers, bodies or query values.
+      services.log.info('request', {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Date.now() - started,
+        keyId: c.get('auth')?.keyId,
+      });
       if (dispose) {
         const done = dispose().catch(() => undefined);
         try {
@@ -49,7 +63,9 @@ export function createPlatform(opts: PlatformOptions) {
       }
     }
   });
-  app.use('*', timeout(REQUEST_TIME_LIMIT_MS, () => new ApiError('request_timeout', 'request exceeded the 30 second limit') as never));
+  // After a write that may have committed outbox events, the webhook dispatcher runs now (not at the sweep).
+  app.use('*', dispatchAfterWrites());
+  app.use('*', timeout(opts.timeLimitMs ?? REQUEST_TIME_LIMIT_MS, () => new ApiError('request_timeout', 'request exceeded the 30 second limit') as never));
   app.use(
     '*',
     bodyLimit({
@@ -59,6 +75,8 @@ export function createPlatform(opts: PlatformOptions) {
       },
     }),
   );
+
+  app.use('*', rejectNulCharacters());
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.use('/v1/*', authenticate());

@@ -5,6 +5,7 @@ import type { Classification } from '../classify/types';
 import type { Db } from '../db/types';
 import { notFound } from '../errors';
 import { emitEvent, truncate } from '../events/outbox';
+import { stampLeadChange } from '../crm/change_clock';
 
 export type InboundReply = {
   campaign_id: string;
@@ -40,7 +41,7 @@ export async function ingestReply({ db, orgId, input, classify, now }: { db: Db;
     // An out-of-office auto-reply does not overwrite what a real reply already told us about the lead.
     const [lead] = await tx
       .insert(leads)
-      .values({ orgId, campaignId: campaign.id, email, name, classification, replyCount: 1, lastReplyAt: receivedAt, updatedAt: now })
+      .values({ orgId, campaignId: campaign.id, email, name, classification, replyCount: 1, lastReplyAt: receivedAt })
       .onConflictDoUpdate({
         target: [leads.campaignId, leads.email],
         set: {
@@ -48,7 +49,6 @@ export async function ingestReply({ db, orgId, input, classify, now }: { db: Db;
           lastReplyAt: sql`greatest(${leads.lastReplyAt}, excluded.last_reply_at)`,
           name: sql`coalesce(${leads.name}, excluded.name)`,
           classification: sql`case when excluded.classification = 'ooo' and ${leads.classification} is not null then ${leads.classification} else excluded.classification end`,
-          updatedAt: now,
         },
       })
       .returning({ id: leads.id, inserted: sql<boolean>`(xmax = 0)` });
@@ -88,6 +88,8 @@ export async function ingestReply({ db, orgId, input, classify, now }: { db: Db;
         reply_text: truncate(stripped),
       },
     });
+    // Last: `updated_at` from the change clock (the CRM feed's guarantee); the upsert above holds the row lock.
+    await stampLeadChange(tx, orgId, [lead.id]);
     return {
       leadId: lead.id,
       reply: {

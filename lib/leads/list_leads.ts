@@ -26,28 +26,27 @@ export type LeadListItem = {
 type Row = Omit<LeadListItem, 'last_reply_at'> & { total: number; last_reply_at: Date | string | null };
 
 /**
- * The page and the total in one statement: a count over the filtered set, left-joined to the page, so an
- * offset past the end still reports the total. Newest reply first; id breaks ties so pages are stable.
+ * The page and the total in one statement (one round trip): a count over the filtered leads, left-joined to
+ * the page, so an offset past the end still reports the total. The page is cut from the leads index first
+ * (newest reply first, id breaks ties so pages are stable) and only its rows are joined to campaign and client.
  */
 export async function listLeads({ db, tenant, input }: { db: Db; tenant: Tenant; input: ListLeadsInput }) {
   const where = [sql`l.org_id = ${tenant.orgId}`];
-  if (tenant.clientId) where.push(sql`c.client_id = ${tenant.clientId}`);
+  if (tenant.clientId) where.push(sql`l.campaign_id in (select id from campaigns where org_id = ${tenant.orgId} and client_id = ${tenant.clientId})`);
   if (input.campaignId) where.push(sql`l.campaign_id = ${input.campaignId}`);
   if (input.classification) where.push(sql`l.classification = ${input.classification}`);
   if (input.since) where.push(sql`l.last_reply_at > ${input.since.toISOString()}`);
+  const filter = sql.join(where, sql` and `);
   const result = await rows<Row>(
     db,
-    sql`with filtered as (
-      select l.id, l.email, l.name, l.campaign_id, c.name as campaign_name, cl.name as client_name,
+    sql`select t.total, p.* from (select count(*)::int as total from leads l where ${filter}) t
+    left join lateral (
+      select l.email, l.name, l.campaign_id, c.name as campaign_name, cl.name as client_name,
              l.classification, l.reply_count, l.last_reply_at
-      from leads l
+      from (select * from leads l where ${filter} order by l.last_reply_at desc, l.id desc limit ${input.limit} offset ${input.offset}) l
       join campaigns c on c.id = l.campaign_id
       left join clients cl on cl.id = c.client_id
-      where ${sql.join(where, sql` and `)}
-    )
-    select t.total, p.* from (select count(*)::int as total from filtered) t
-    left join lateral (
-      select * from filtered order by last_reply_at desc nulls last, id limit ${input.limit} offset ${input.offset}
+      order by l.last_reply_at desc, l.id desc
     ) p on true`,
   );
   const total = Number(result[0]?.total ?? 0);

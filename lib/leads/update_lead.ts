@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth/keys';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
 import { emitEvent } from '../events/outbox';
+import { stampLeadChange } from '../crm/change_clock';
 import { tenantOf } from '../tenancy';
 import { findReplyForUpdate } from './find_reply';
 
@@ -22,7 +23,7 @@ export async function updateLead({ db, auth, replyId, input, now }: { db: Db; au
     if (Object.keys(changes).length === 0) {
       return { updated: false, email: lead.email, classification: lead.classification, updated_at: lead.updatedAt.toISOString() };
     }
-    await tx.update(leads).set({ ...changes, updatedAt: now }).where(eq(leads.id, lead.id));
+    await tx.update(leads).set(changes).where(eq(leads.id, lead.id));
     const changed = Object.keys(changes);
     await recordDecision(tx, {
       orgId: auth.orgId,
@@ -48,6 +49,9 @@ export async function updateLead({ db, auth, replyId, input, now }: { db: Db; au
       },
     });
     const classification = changes.classification ?? lead.classification;
-    return { updated: true, email: lead.email, classification, updated_at: now.toISOString() };
+    // Last: `updated_at` from the change clock (the CRM feed's guarantee). The legacy notes are the CRM view's
+    // first note, so changing them is a CRM change too (`crm_updated_at`, which `if_updated_at` checks).
+    const stamp = await stampLeadChange(tx, auth.orgId, [lead.id], { crm: changes.notes !== undefined });
+    return { updated: true, email: lead.email, classification, updated_at: stamp.toISOString() };
   });
 }

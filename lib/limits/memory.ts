@@ -6,8 +6,11 @@ export function createMemoryLimits(clock: Clock): Limits {
   const windows = new Map<string, { count: number; reset: number }>();
   const cooldowns = new Map<string, number>();
 
+  let lastSweep = 0;
+  // Expired windows are dropped at most once a second: sweeping on every hit would cost O(entries) per request.
   const sweep = (now: number) => {
-    if (windows.size < 10_000) return;
+    if (now - lastSweep < 1000) return;
+    lastSweep = now;
     for (const [k, w] of windows) if (w.reset <= now) windows.delete(k);
     for (const [k, until] of cooldowns) if (until <= now) cooldowns.delete(k);
   };

@@ -5,7 +5,15 @@ import type { LimitResult, Limits } from './port';
 // Production limits: @upstash/ratelimit sliding windows and SET NX EX cooldowns in Upstash Redis.
 // Auto-pipelining batches the checks of one request (key + IP) into a single REST round trip.
 export function createUpstashLimits(opts: { url: string; token: string; prefix?: string }): Limits & { redis: Redis } {
-  const redis = new Redis({ url: opts.url, token: opts.token, enableAutoPipelining: true, enableTelemetry: false });
+  // Two quick retries, not the client's default five with long backoff: when Redis is down, request limits fail
+  // open and send limits fail closed, and either should happen in well under a second, not after ~13 s.
+  const redis = new Redis({
+    url: opts.url,
+    token: opts.token,
+    enableAutoPipelining: true,
+    enableTelemetry: false,
+    retry: { retries: 2, backoff: (n) => 50 * 2 ** n },
+  });
   const prefix = opts.prefix ?? 'ris';
   const limiters = new Map<string, Ratelimit>();
 

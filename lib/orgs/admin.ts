@@ -1,9 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { apiKeys, campaigns, clients, organizations } from '../../schema';
 import type { OrgFeatures, PortalPermissions } from '../../schema';
 import { generateApiKey, hashApiKey, type KeyPrefix } from '../auth/keys';
 import { campaignView } from '../campaigns/list_campaigns';
-import type { Db } from '../db/types';
+import { rows, type Db } from '../db/types';
+import { stampLeadChange } from '../crm/change_clock';
 import { ApiError, notFound } from '../errors';
 
 // The organization owner's side (operator.md §3): orgs, clients, campaigns and keys. Called by the admin API.
@@ -66,11 +67,14 @@ export async function createClient(db: Db, orgId: string, input: { name: string;
 export async function updateClient(db: Db, clientId: string, input: { portal?: Partial<PortalPermissions>; name?: string }) {
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId));
   if (!client) throw notFound('client');
-  const [updated] = await db
-    .update(clients)
-    .set({ portal: { ...client.portal, ...input.portal }, name: input.name ?? client.name })
-    .where(eq(clients.id, clientId))
-    .returning();
+  const portal = { ...client.portal, ...input.portal };
+  const visibilityChanged = JSON.stringify(portal) !== JSON.stringify(client.portal);
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx.update(clients).set({ portal, name: input.name ?? client.name }).where(eq(clients.id, clientId)).returning();
+    // Portal switches change which leads the CRM feed shows: stamp them so an incremental sync sees them appear.
+    if (visibilityChanged) await stampLeadsWhere(tx, client.orgId, sql`campaign_id in (select id from campaigns where client_id = ${clientId})`);
+    return row;
+  });
   return clientView(updated);
 }
 
@@ -91,18 +95,24 @@ export async function updateCampaign(db: Db, campaignId: string, input: Partial<
   const [current] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
   if (!current) throw notFound('campaign');
   const client = input.client_id ? await requireClientOf(db, current.orgId, input.client_id) : null;
-  const [c] = await db
-    .update(campaigns)
-    .set({
-      name: input.name ?? current.name,
-      status: input.status ?? current.status,
-      sent: input.sent ?? current.sent,
-      opened: input.opened ?? current.opened,
-      clientId: input.client_id === undefined ? current.clientId : client?.id ?? null,
-      statsLastSyncedAt: input.sent !== undefined || input.opened !== undefined ? now : current.statsLastSyncedAt,
-    })
-    .where(eq(campaigns.id, campaignId))
-    .returning();
+  const movesClient = input.client_id !== undefined && (client?.id ?? null) !== current.clientId;
+  const [c] = await db.transaction(async (tx) => {
+    const updatedRows = await tx
+      .update(campaigns)
+      .set({
+        name: input.name ?? current.name,
+        status: input.status ?? current.status,
+        sent: input.sent ?? current.sent,
+        opened: input.opened ?? current.opened,
+        clientId: input.client_id === undefined ? current.clientId : client?.id ?? null,
+        statsLastSyncedAt: input.sent !== undefined || input.opened !== undefined ? now : current.statsLastSyncedAt,
+      })
+      .where(eq(campaigns.id, campaignId))
+      .returning();
+    // Moving a campaign to another client moves its leads between client portals (and CRM feeds).
+    if (movesClient) await stampLeadsWhere(tx, current.orgId, sql`campaign_id = ${campaignId}`);
+    return updatedRows;
+  });
   const [cl] = c.clientId ? await db.select().from(clients).where(eq(clients.id, c.clientId)) : [];
   return campaignView(c, cl ?? null);
 }
@@ -153,4 +163,10 @@ export async function updateKey(db: Db, keyId: string, input: { autonomy_level?:
     .where(eq(apiKeys.id, keyId))
     .returning();
   return keyView(updated);
+}
+
+/** Locks the matching leads (so stamping cannot deadlock with a writer) and stamps them as changed. */
+async function stampLeadsWhere(tx: Db, orgId: string, where: SQL) {
+  const locked = await rows<{ id: string }>(tx, sql`select id from leads where org_id = ${orgId} and ${where} order by id for update`);
+  if (locked.length) await stampLeadChange(tx, orgId, locked.map((l) => l.id));
 }

@@ -43,7 +43,7 @@ export function writeBrief(type: BriefType, period: BriefPeriod, s: BriefStats) 
   const summary =
     s.replies_total === 0
       ? `No replies came in from ${range}. ${s.sends > 0 ? `${plural(s.sends, 'reply was', 'replies were')} sent.` : 'Nothing was sent.'} Check that campaigns are active and sending.`
-      : `${plural(s.replies_total, 'reply')} came in from ${range}: ${plural(c.hot ?? 0, 'hot lead')} and ${c.warm ?? 0} warm, ` +
+      : `${plural(s.replies_total, 'reply', 'replies')} came in from ${range}: ${plural(c.hot ?? 0, 'hot lead')} and ${c.warm ?? 0} warm, ` +
         `${pct(positive / s.replies_total)} positive. ${plural(s.sends, 'answer')} went out.` +
         (best ? ` Best campaign by reply rate: ${best.name} (${pct(best.reply_rate)}).` : '');
   const bullets = [

@@ -10,7 +10,16 @@ import { systemClock, type Clock, type Limits } from '../limits/port';
 import { createUpstashLimits } from '../limits/upstash';
 import { createLogger } from '../log';
 import type { Services } from '../services';
+import { createSecretBox } from '../crypto/secret_box';
+import { devEncryptionKey } from '../crypto/dev_key';
+import { nodeResolver } from '../net/node_resolver';
+import { createEmbeddedQueue } from '../queue/embedded';
+import type { Queue } from '../queue/port';
+import { createQStashQueue, qstashConfigured } from '../queue/qstash';
+import type { Db } from '../db/types';
 import { createClassify } from './classify';
+import { createAiEngine } from '../ai';
+import type { AiEngine } from '../ai/types';
 
 export type NodeServices = Services & { database: Database; close(): Promise<void> };
 
@@ -31,7 +40,12 @@ export function createLimits(config: Config, clock: Clock): Limits {
   return createMemoryLimits(clock);
 }
 
-export async function createNodeServices(config: Config, opts: { database?: Database; clock?: Clock; keyCacheTtlMs?: number; limits?: Limits } = {}): Promise<NodeServices> {
+/** QSTASH_TOKEN → QStash publishing to our own /jobs/run; else the embedded scheduler (jobs rows in the database). */
+export function createQueue(config: Config, db: Db, clock: Clock): Queue {
+  return qstashConfigured(config) ? createQStashQueue(config, clock) : createEmbeddedQueue(db, clock);
+}
+
+export async function createNodeServices(config: Config, opts: { database?: Database; clock?: Clock; keyCacheTtlMs?: number; limits?: Limits; ai?: AiEngine } = {}): Promise<NodeServices> {
   const database = opts.database ?? (await openDatabase(config));
   const clock = opts.clock ?? systemClock;
   return {
@@ -44,6 +58,10 @@ export async function createNodeServices(config: Config, opts: { database?: Data
     keyCache: new KeyCache(opts.keyCacheTtlMs),
     log: createLogger(config.LOG_LEVEL),
     classify: createClassify(config),
+    secrets: createSecretBox(config.ENCRYPTION_KEY ?? devEncryptionKey(config.DATA_DIR)),
+    resolveHost: nodeResolver,
+    queue: createQueue(config, database.db, clock),
+    ai: opts.ai ?? createAiEngine(config),
     close: () => database.close(),
   };
 }

@@ -1,6 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { allGroups } from '../../functions/groups';
+import { jobSchedule, jobHandlers } from '../../functions/jobs/handlers';
+import { startJobRunner } from '../queue/runner';
 import { createPlatform } from '../http/platform';
 import { dueBriefTypes, runBriefs } from '../reports/schedule';
 import type { NodeServices } from './node';
@@ -28,7 +30,12 @@ export function startEmbeddedSchedules(services: NodeServices, everyMs = 60_000)
   const timer = setInterval(tick, everyMs);
   timer.unref();
   void tick();
-  return () => clearInterval(timer);
+  // Queue jobs (webhook deliveries, retries, due steps) and the webhook sweep; with QStash only the sweep.
+  const jobs = startJobRunner(services, jobHandlers, jobSchedule);
+  return () => {
+    clearInterval(timer);
+    void jobs.stop();
+  };
 }
 
 export function serveNode(services: NodeServices, host: string, port: number): Promise<ServerType & { port: number }> {

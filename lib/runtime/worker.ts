@@ -10,24 +10,40 @@ import { systemClock } from '../limits/port';
 import { createUpstashLimits } from '../limits/upstash';
 import { createLogger } from '../log';
 import type { Services } from '../services';
+import { createSecretBox, type SecretBox } from '../crypto/secret_box';
+import type { Queue } from '../queue/port';
+import { createQStashQueue, createUnconfiguredQueue, qstashConfigured } from '../queue/qstash';
 import { createClassify } from './classify';
+import { createAiEngine } from '../ai';
+import type { AiEngine } from '../ai/types';
 
 // Per isolate: parsed configuration, the key cache (≤ 30 s) and the limiter instances.
 const keyCache = new KeyCache();
-let cached: { env: unknown; config: Config; limits: ReturnType<typeof createUpstashLimits> } | undefined;
+let cached: { env: unknown; config: Config; limits: ReturnType<typeof createUpstashLimits>; secrets: SecretBox; queue: Queue; ai: AiEngine } | undefined;
 
 function isolateState(env: Record<string, unknown>) {
   if (cached?.env === env) return cached;
   const config = loadConfig(env);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required on Workers');
   if (!config.UPSTASH_REDIS_REST_URL || !config.UPSTASH_REDIS_REST_TOKEN) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are required on Workers');
-  cached = { env, config, limits: createUpstashLimits({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN }) };
+  if (!config.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY is required on Workers');
+  // No jobs-table runner lives on Workers: webhook deliveries, retries and due steps need QStash there. Without it
+  // only the jobs Worker's cron sweep moves webhooks (once a minute): said loudly, once per isolate.
+  if (!qstashConfigured(config)) createLogger(config.LOG_LEVEL).warn('QStash is not configured: webhooks fall back to the once-a-minute sweep');
+  cached = {
+    env,
+    config,
+    limits: createUpstashLimits({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN }),
+    secrets: createSecretBox(config.ENCRYPTION_KEY),
+    queue: qstashConfigured(config) ? createQStashQueue(config, systemClock) : createUnconfiguredQueue(),
+    ai: createAiEngine(config),
+  };
   return cached;
 }
 
 /** Services for one Worker invocation; the Neon Pool is closed when the invocation ends. */
 export function workerServices(env: Record<string, unknown>): { services: Services; dispose: () => Promise<void> } {
-  const { config, limits } = isolateState(env);
+  const { config, limits, secrets, queue, ai } = isolateState(env);
   const database = openNeon(config.DATABASE_URL!, { wsProxy: config.NEON_WS_PROXY, insecure: config.NEON_INSECURE_WS, max: 1 });
   const services: Services = {
     config,
@@ -38,6 +54,9 @@ export function workerServices(env: Record<string, unknown>): { services: Servic
     keyCache,
     log: createLogger(config.LOG_LEVEL),
     classify: createClassify(config),
+    secrets,
+    queue,
+    ai,
   };
   return { services, dispose: () => database.close() };
 }

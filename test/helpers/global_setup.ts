@@ -8,14 +8,32 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startUpstashBridge } from '../infra/upstash_bridge';
 import { startWsRelay } from '../infra/ws_relay';
+import { ADMIN_TOKEN, TEST_ENCRYPTION_KEY } from './harness_constants';
+import { countSecrets, scanForSecrets } from './secret_scan';
 
-export const IT_DATABASE = 'ris_it';
+// One database per run, so two integration runs on one machine (a developer and CI) never share rows.
+const itDatabaseName = () => `ris_it_${process.pid}_${Date.now().toString(36)}`;
 
 export default async function setup(project: TestProject) {
   const cleanups: Array<() => Promise<void> | void> = [];
+  const logDir = mkdtempSync(join(tmpdir(), `ris-logs-${project.name}-`));
+  project.provide('logDir', logDir);
+  cleanups.push(() => rmSync(logDir, { recursive: true, force: true }));
+  const scan = () => {
+    const leaks = scanForSecrets(logDir, [ADMIN_TOKEN, TEST_ENCRYPTION_KEY]);
+    const { secrets, logBytes } = countSecrets(logDir);
+    if (leaks.length) {
+      // A throw here is only printed by vitest; the exit code is what fails CI.
+      console.error(`secrets found in the service logs of this run:\n${leaks.join("\n")}`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(`[${project.name}] secret scan: ${secrets} secrets created, ${logBytes} bytes of logs, no leak`);
+  };
   if (project.name === 'integration') {
     await setupIntegration(project, cleanups);
     return async () => {
+      scan();
       for (const c of cleanups.reverse()) await c();
     };
   }
@@ -29,6 +47,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteDump', dumpPath);
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return async () => {
+    scan();
     for (const c of cleanups.reverse()) await c();
   };
 }
@@ -40,7 +59,10 @@ async function setupIntegration(project: TestProject, cleanups: Array<() => Prom
     const relay = await startWsRelay({ allow: [`${target.hostname}:${target.port || 5432}`] });
     cleanups.push(() => relay.close());
     const { recreateDatabase, migrateThroughNeon } = await import('./it_database');
-    const itUrl = await recreateDatabase(dbUrl, IT_DATABASE, relay.port);
+    const { dropDatabase } = await import('./it_database');
+    const name = itDatabaseName();
+    const itUrl = await recreateDatabase(dbUrl, name, relay.port);
+    cleanups.push(() => dropDatabase(dbUrl, name, relay.port));
     await migrateThroughNeon(itUrl, relay.port);
     project.provide('itDatabaseUrl', itUrl);
     project.provide('wsRelayPort', relay.port);
@@ -61,5 +83,6 @@ declare module 'vitest' {
     wsRelayPort: number;
     upstashUrl: string;
     upstashToken: string;
+    logDir: string;
   }
 }

@@ -1,7 +1,7 @@
 // One service per test file on the tier chosen by the vitest project (embedded: PGlite + in-process limits;
 // integration: Neon driver over the relay to real PostgreSQL + Upstash clients over the bridge to real Redis),
 // and a fresh organization per test, so no test depends on another's rows.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { WebSocket } from 'ws';
 import { loadConfig, type Config } from '../../lib/config';
@@ -13,9 +13,12 @@ import type { Clock, Limits } from '../../lib/limits/port';
 import { createUpstashLimits } from '../../lib/limits/upstash';
 import { createNodeServices, type NodeServices } from '../../lib/runtime/node';
 import { createNodeApp } from '../../lib/runtime/node_server';
+import { createLogger } from '../../lib/log';
+import { logFile } from './secret_scan';
 
 export const TIER = (process.env.TIER ?? 'embedded') as 'embedded' | 'integration';
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+import { ADMIN_TOKEN, TEST_ENCRYPTION_KEY } from './harness_constants';
+export { ADMIN_TOKEN };
 
 export class TestClock implements Clock {
   private offset = 0;
@@ -52,10 +55,13 @@ export type TestEnv = {
 };
 
 export async function startTestEnv(env: Record<string, string> = {}): Promise<TestEnv> {
-  const config = loadConfig({ ADMIN_TOKEN, TRUST_PROXY: 'true', LOG_LEVEL: 'silent', ENCRYPTION_KEY: 'a'.repeat(64), ALLOW_PRIVATE_WEBHOOK_URLS: 'true', ...env });
+  const config = loadConfig({ ADMIN_TOKEN, TRUST_PROXY: 'true', LOG_LEVEL: 'silent', ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ALLOW_PRIVATE_WEBHOOK_URLS: 'true', ...env });
   const clock = new TestClock();
   const database = await openTierDatabase();
   const services = await createNodeServices(config, { database, clock, limits: tierLimits(clock) });
+  // Everything the service logs, at debug level, goes to the run's capture that the teardown scans for secrets.
+  const capture = logFile(inject('logDir'));
+  services.log = createLogger('debug', (line) => appendFileSync(capture, line + '\n'));
   const app = createNodeApp(services);
   return { services, app, clock, config, close: () => services.close() };
 }

@@ -1,6 +1,6 @@
 import { Pool } from '@neondatabase/serverless';
 import { migrate } from 'drizzle-orm/neon-serverless/migrator';
-import { MIGRATIONS_DIR } from '../../lib/db/pglite';
+import { MIGRATIONS_DIR } from '../../lib/db/migrations_dir';
 import { openNeon } from '../../lib/db/neon';
 import { WebSocket } from 'ws';
 
@@ -22,4 +22,11 @@ export async function migrateThroughNeon(url: string, relayPort: number) {
   const database = openNeon(url, neonOpts(relayPort));
   await migrate(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   await database.close();
+}
+
+export async function dropDatabase(adminUrl: string, name: string, relayPort: number) {
+  const admin = openNeon(adminUrl, neonOpts(relayPort));
+  const pool = (admin.db as unknown as { $client: Pool }).$client;
+  await pool.query(`drop database if exists ${name} with (force)`);
+  await admin.close();
 }

@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { createCampaign, createClient, createKey, createOrg, type KeyInput } from '../../lib/orgs/admin';
 import { ingestReply, type InboundReply } from '../../lib/ingest/ingest_reply';
+import { inject } from 'vitest';
 import { ADMIN_TOKEN, type TestEnv } from './harness';
+import { recordSecret } from './secret_scan';
 
 export type Call = { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string>; ip?: string };
 
 /** Each tenant calls from its own address so the per-IP limit of one test never touches another. */
-const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+export const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
 export async function request(env: TestEnv, method: string, path: string, call: Call & { ip: string }) {
   const headers: Record<string, string> = { 'x-forwarded-for': call.ip, ...call.headers };
@@ -25,6 +27,7 @@ export async function request(env: TestEnv, method: string, path: string, call: 
   } catch {
     json = null;
   }
+  if (typeof json?.secret === 'string') recordSecret(inject('logDir'), json.secret);
   return { status: res.status, headers: res.headers, json, text };
 }
 
@@ -36,7 +39,12 @@ export async function newTenant(env: TestEnv, opts: { features?: { crm?: boolean
   const client = await createClient(db, org.id, { name: 'Client A' });
   const campaign = await createCampaign(db, org.id, { name: 'Campaign A', client_id: client.id, sent: 200, opened: 80 }, now);
   const ip = randomIp();
-  const { secret: key } = await createKey(db, org.id, { name: 'owner key' });
+  const createKeyRecorded = async (input: KeyInput) => {
+    const created = await createKey(db, org.id, input);
+    recordSecret(inject('logDir'), created.secret);
+    return created;
+  };
+  const { secret: key } = await createKeyRecorded({ name: 'owner key' });
   const t = {
     org,
     client,
@@ -46,8 +54,8 @@ export async function newTenant(env: TestEnv, opts: { features?: { crm?: boolean
     call: (method: string, path: string, call: Call = {}) => request(env, method, path, { key: call.key === undefined ? key : call.key, ...call, ip: call.ip ?? ip }),
     admin: (method: string, path: string, body?: unknown, token = ADMIN_TOKEN) =>
       request(env, method, path, { key: null, body, headers: { authorization: `Bearer ${token}` }, ip }),
-    addKey: async (input: Partial<KeyInput> = {}) => (await createKey(db, org.id, { name: 'extra key', ...input })).secret,
-    addKeyRecord: (input: Partial<KeyInput> = {}) => createKey(db, org.id, { name: 'extra key', ...input }),
+    addKey: async (input: Partial<KeyInput> = {}) => (await createKeyRecorded({ name: 'extra key', ...input })).secret,
+    addKeyRecord: (input: Partial<KeyInput> = {}) => createKeyRecorded({ name: 'extra key', ...input }),
     addClient: (name = 'Client B') => createClient(db, org.id, { name }),
     addCampaign: (clientId: string | null, name = 'Campaign B') => createCampaign(db, org.id, { name, client_id: clientId, sent: 100, opened: 10 }, env.clock.now()),
     reply: (input: Partial<InboundReply> = {}) =>

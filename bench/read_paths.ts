@@ -1,0 +1,147 @@
+// `npm run bench:read`: the read paths through the whole stack (auth, limits, validation, envelope) beside a bare
+// Hono route in the same process running the same SQL with none of that. Prints req/s, p50, p99, the ratios, and
+// DB and Redis round trips per request. Embedded PGlite and in-process limits by default; with BENCH_POSTGRES_URL
+// (and BENCH_REDIS_URL) it runs the production adapters: the Neon driver over the WebSocket relay to that
+// PostgreSQL (a fresh database, dropped afterwards) and Upstash clients over the REST bridge to that Redis.
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../lib/config';
+import { getReply } from '../lib/leads/get_reply';
+import { listLeads } from '../lib/leads/list_leads';
+import { createNodeServices } from '../lib/runtime/node';
+import { createNodeApp } from '../lib/runtime/node_server';
+import { fmt, load, table, type Load } from './lib';
+import { seedLeads } from './seed';
+
+const LEADS = Number(process.env.BENCH_LEADS ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'ris-bench-'));
+const real = await productionAdapters();
+// Limits stay in the process unless UPSTASH_* is configured: the benchmark measures the code path the deployment uses.
+// TRUST_PROXY lets each request carry its own client address, so the per-IP limit is counted, not hit.
+const config = loadConfig({ ...process.env, ...real.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', PORT: '0', TRUST_PROXY: 'true' });
+const services = await createNodeServices(config);
+console.log(`seeding ${LEADS} leads into ${config.DATABASE_URL ? 'Postgres (DATABASE_URL)' : 'embedded PGlite'} …`);
+const { org, keys, replyId } = await seedLeads(services.db, LEADS);
+
+// Both servers count the requests they answer, so round trips per request are exact (autocannon's total
+// leaves out requests still in flight when a run stops).
+const served = { n: 0 };
+const counting = (fetch: (r: Request) => Response | Promise<Response>) => async (r: Request) => {
+  const res = await fetch(r);
+  served.n++;
+  return res;
+};
+const listen = (fetch: (r: Request) => Response | Promise<Response>) =>
+  new Promise<{ port: number; close(): void }>((resolve) => {
+    const s = serve({ fetch: counting(fetch), hostname: '127.0.0.1', port: 0 }, (info) => resolve({ port: info.port, close: () => s.close() }));
+  });
+const app = createNodeApp(services);
+const server = await listen((r) => app.fetch(r));
+const bare = new Hono();
+const tenant = { orgId: org.id, clientId: null };
+bare.get('/bare/leads', async (c) => c.json(await listLeads({ db: services.db, tenant, input: { limit: 50, offset: 0 } })));
+bare.get('/bare/replies/:id', async (c) => c.json(await getReply({ db: services.db, tenant, replyId: c.req.param('id') })));
+const bareServer = await listen((r) => bare.fetch(r));
+
+const full = `http://127.0.0.1:${server.port}`;
+const base = `http://127.0.0.1:${bareServer.port}`;
+let n = 0;
+const headers = () => {
+  n++;
+  return { 'x-service-key': keys[n % keys.length], 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
+};
+const paths = [
+  { name: 'GET /v1/leads?limit=50', full: `${full}/v1/leads?limit=50`, bare: `${base}/bare/leads` },
+  { name: 'GET /v1/replies/{id}', full: `${full}/v1/replies/${replyId}`, bare: `${base}/bare/replies/${replyId}` },
+];
+
+/** A load run with the DB statements it caused per answered request. */
+async function measure(run: () => Promise<Load>) {
+  const before = services.dbStats.queries;
+  const redisBefore = real.redisRequests();
+  const answered = served.n;
+  const r = await run();
+  await new Promise((done) => setTimeout(done, 300)); // let in-flight requests finish
+  return { ...r, queries: services.dbStats.queries - before, redis: real.redisRequests() - redisBefore, answered: served.n - answered };
+}
+type Measured = Awaited<ReturnType<typeof measure>>;
+const combine = (a: Measured, b: Measured) => ({
+  rps: (a.rps + b.rps) / 2,
+  p50: (a.p50 + b.p50) / 2,
+  p99: Math.max(a.p99, b.p99),
+  non2xx: a.non2xx + b.non2xx,
+  roundTrips: (a.queries + b.queries) / (a.answered + b.answered),
+  redisTrips: (a.redis + b.redis) / (a.answered + b.answered),
+});
+
+const rows = [['path', 'variant', 'req/s', 'p50 ms', 'p99 ms', 'DB round trips/req', 'Redis round trips/req', 'non-2xx']];
+const summary = [];
+for (const p of paths) {
+  for (let i = 0; i < keys.length; i++) await fetch(p.full, { headers: headers() }); // caches the keys, like steady-state callers
+  await load(p.bare, { seconds: 2 }); // warm-up
+  // A B B A: each variant runs once early and once late, so drift on a shared machine hits both alike.
+  const b1 = await measure(() => load(p.bare, { seconds: SECONDS / 2 }));
+  const f1 = await measure(() => load(p.full, { headers, seconds: SECONDS / 2 }));
+  const f2 = await measure(() => load(p.full, { headers, seconds: SECONDS / 2 }));
+  const b2 = await measure(() => load(p.bare, { seconds: SECONDS / 2 }));
+  const b = combine(b1, b2);
+  const f = combine(f1, f2);
+  rows.push([p.name, 'bare route', fmt(b.rps), fmt(b.p50), fmt(b.p99), fmt(b.roundTrips, 2), fmt(b.redisTrips, 2), String(b.non2xx)]);
+  rows.push([p.name, 'full stack', fmt(f.rps), fmt(f.p50), fmt(f.p99), fmt(f.roundTrips, 2), fmt(f.redisTrips, 2), String(f.non2xx)]);
+  summary.push({ name: p.name, throughput: f.rps / b.rps, p99: f.p99 / Math.max(b.p99, 1), roundTrips: f.roundTrips });
+}
+
+console.log(`\n${LEADS} leads, ${SECONDS} s per run, 10 connections, database: ${config.DATABASE_URL ? 'PostgreSQL via Neon driver' : 'PGlite'}, limits: ${services.limits.kind}, ${new Date().toISOString()}\n`);
+console.log(table(rows));
+console.log('\nratios (full stack / bare route; targets: throughput ≥ 0.8, p99 ≤ 1.5, ≤ 1 DB round trip per read):');
+for (const s of summary) {
+  console.log(`  ${s.name.padEnd(24)} throughput ${fmt(s.throughput, 2)}x   p99 ${fmt(s.p99, 2)}x   DB round trips ${fmt(s.roundTrips, 2)}`);
+}
+server.close();
+bareServer.close();
+await services.close();
+await real.close();
+rmSync(dataDir, { recursive: true, force: true });
+process.exit(0);
+
+/** The production adapters against this machine's PostgreSQL/Redis, when asked for; nothing otherwise. */
+async function productionAdapters() {
+  const pgUrl = process.env.BENCH_POSTGRES_URL;
+  const redisUrl = process.env.BENCH_REDIS_URL;
+  const env: Record<string, string> = {};
+  const closers: Array<() => Promise<void>> = [];
+  let bridge: { stats: { requests: number } } | null = null;
+  if (pgUrl) {
+    const { startWsRelay } = await import('../test/infra/ws_relay');
+    const { recreateDatabase, migrateThroughNeon, dropDatabase } = await import('../test/helpers/it_database');
+    const target = new URL(pgUrl);
+    const relay = await startWsRelay({ allow: [`${target.hostname}:${target.port || 5432}`] });
+    const name = `ris_bench_${process.pid}`;
+    const url = await recreateDatabase(pgUrl, name, relay.port);
+    await migrateThroughNeon(url, relay.port);
+    Object.assign(env, { DATABASE_URL: url, NEON_WS_PROXY: `127.0.0.1:${relay.port}/v1`, NEON_INSECURE_WS: 'true' });
+    closers.push(async () => {
+      await dropDatabase(pgUrl, name, relay.port);
+      await relay.close();
+    });
+  }
+  if (redisUrl) {
+    const { startUpstashBridge } = await import('../test/infra/upstash_bridge');
+    const b = await startUpstashBridge({ redisUrl, token: `bench-${process.pid}` });
+    bridge = b;
+    Object.assign(env, { UPSTASH_REDIS_REST_URL: b.url, UPSTASH_REDIS_REST_TOKEN: b.token });
+    closers.push(() => b.close());
+  }
+  return {
+    env,
+    redisRequests: () => bridge?.stats.requests ?? 0,
+    close: async () => {
+      for (const c of closers.reverse()) await c();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// `npm run bench`: every benchmark, on the embedded defaults and on this machine's PostgreSQL and Redis through
+// the production adapters, then the soak; writes bench/RESULTS.md (figures beside their baselines, ratios, round
+// trips, the machine and the date). Each benchmark runs in its own process so one cannot slow the next.
+import { spawn } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+
+const PG = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const runs: { title: string; script: string; env: Record<string, string> }[] = [
+  { title: 'Read paths: embedded (PGlite, in-process limits)', script: 'bench/read_paths.ts', env: {} },
+  { title: 'Read paths: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/read_paths.ts', env: { BENCH_POSTGRES_URL: PG, BENCH_REDIS_URL: REDIS } },
+  { title: 'Webhook deliveries (embedded scheduler and QStash emulator)', script: 'bench/webhooks.ts', env: {} },
+  { title: 'CRM sync on 100,000 leads (PostgreSQL)', script: 'bench/crm.ts', env: { BENCH_DATABASE_URL: PG } },
+  { title: 'Soak: fixed rate across the core endpoints, RSS every 10 s', script: 'bench/soak.ts', env: {} },
+];
+
+function run(script: string, env: Record<string, string>): Promise<{ code: number; output: string; seconds: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['tsx', script], { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => resolve({ code: code ?? 1, output, seconds: Math.round((Date.now() - started) / 1000) }));
+  });
+}
+
+const only = process.argv.slice(2);
+const sections: string[] = [];
+let failed = 0;
+for (const r of runs) {
+  if (only.length && !only.some((o) => r.script.includes(o))) continue;
+  console.log(`\n=== ${r.title}`);
+  const { code, output, seconds } = await run(r.script, r.env);
+  if (code !== 0) failed++;
+  const shown = output.split('\n').filter((l) => !/^npm warn/.test(l)).join('\n').trim();
+  sections.push(`## ${r.title}\n\n\`npx tsx ${r.script}\`${Object.keys(r.env).length ? ` with ${Object.keys(r.env).join(', ')}` : ''} — ${seconds} s, exit ${code}\n\n\`\`\`\n${shown}\n\`\`\`\n`);
+}
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+writeFileSync(
+  'bench/RESULTS.md',
+  `# Benchmark results\n\nMeasured ${new Date().toISOString()} on ${machine}.\n` +
+    `These machines are shared and noisy: read the ratios against the baseline measured in the same run, not the absolute times.\n\n` +
+    sections.join('\n'),
+);
+console.log(`\nwrote bench/RESULTS.md (${sections.length} benchmarks, ${failed} failed)`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,91 @@
+// Generated from the OpenAPI document: every /v1 route is called with no key, a bad key, a revoked key, a key
+// without the route's scope, and (for routes addressing an object) a valid key of another organization.
+// A route added without a scope declaration or without tenant isolation makes this file fail.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEnv, type TestEnv } from '../helpers/harness';
+import { newTenant, randomIp, type Tenant } from '../helpers/tenant';
+import { objectFixtures, sampleBody } from '../helpers/route_fixtures';
+
+let env: TestEnv;
+let victim: Tenant;
+let attacker: Tenant;
+let victimIds: Record<string, string>;
+type Op = { method: string; path: string; scopes: string[] };
+let ops: Op[] = [];
+
+beforeAll(async () => {
+  env = await startTestEnv();
+  victim = await newTenant(env, { features: { crm: true } });
+  attacker = await newTenant(env, { features: { crm: true } });
+  victimIds = await objectFixtures(env, victim);
+  const doc = (await attacker.call('GET', '/openapi.json', { key: null })).json;
+  for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const [method, op] of Object.entries<any>(methods)) {
+      const req = (op.security ?? []).find((s: Record<string, string[]>) => 'ServiceKey' in s);
+      ops.push({ method: method.toUpperCase(), path, scopes: req ? req.ServiceKey : ['<undeclared>'] });
+    }
+  }
+});
+afterAll(() => env.close());
+
+const fill = (path: string, ids: Record<string, string>) =>
+  path.replace(/\{(\w+)\}/g, (_, name) => {
+    const id = ids[`${path}:${name}`] ?? ids[name];
+    if (!id) throw new Error(`no fixture for {${name}} in ${path}: add one to test/helpers/route_fixtures.ts`);
+    return id;
+  });
+
+describe('every /v1 route', () => {
+  it('is found in the OpenAPI document and declares its scope', () => {
+    expect(ops.length).toBeGreaterThanOrEqual(7);
+    for (const op of ops) expect(op.scopes, `${op.method} ${op.path}`).not.toContain('<undeclared>');
+  });
+
+  it('answers 401 unauthorized without a key, with a malformed key and with an unknown key', async () => {
+    for (const op of ops) {
+      const path = fill(op.path, victimIds);
+      for (const key of [null, 'not-a-key', 'svc_live_' + 'x'.repeat(43)]) {
+        const r = await attacker.call(op.method, path, { key, body: sampleBody(op.method, op.path), ip: randomIp() });
+        expect(r.status, `${op.method} ${op.path} key=${key}`).toBe(401);
+        expect(r.json.error.code).toBe('unauthorized');
+      }
+    }
+  });
+
+  it('answers 401 for a revoked key', async () => {
+    const { key, secret } = await attacker.addKeyRecord({ name: 'to revoke' });
+    expect((await attacker.call('GET', '/v1/me', { key: secret })).status).toBe(200);
+    const revoked = await attacker.admin('PATCH', `/admin/v1/keys/${key.id}`, { revoked: true });
+    expect(revoked.status).toBe(200);
+    for (const op of ops) {
+      const r = await attacker.call(op.method, fill(op.path, victimIds), { key: secret, body: sampleBody(op.method, op.path), ip: randomIp() });
+      expect(r.status, `${op.method} ${op.path}`).toBe(401);
+    }
+  });
+
+  it('answers 403 insufficient_scope to a key without the route scope', async () => {
+    const ownIds = await objectFixtures(env, attacker);
+    for (const op of ops.filter((o) => o.scopes.length > 0)) {
+      // A key holding every other scope but this one (crm and agency scopes are never implied by *).
+      const others = ['suggest', 'leads.read', 'leads.write', 'replies.send', 'replies.approve', 'campaigns.read', 'reports.read', 'webhooks.manage'].filter(
+        (s) => !op.scopes.includes(s),
+      );
+      const key = await attacker.addKey({ scopes: others as never, client_id: op.path.startsWith('/v1/crm') ? attacker.client.id : null });
+      const r = await attacker.call(op.method, fill(op.path, ownIds), { key, body: sampleBody(op.method, op.path), ip: randomIp() });
+      expect(r.status, `${op.method} ${op.path}`).toBe(403);
+      expect(r.json.error.code).toBe('insufficient_scope');
+    }
+  });
+
+  it("answers 404 (never 200 or 403) for another organization's objects", async () => {
+    const addressed = ops.filter((o) => o.path.includes('{'));
+    expect(addressed.length).toBeGreaterThan(0);
+    for (const op of addressed) {
+      const key = await attacker.addKey({ scopes: [...op.scopes, '*'] as never, client_id: op.path.startsWith('/v1/crm') ? attacker.client.id : null });
+      const r = await attacker.call(op.method, fill(op.path, victimIds), { key, body: sampleBody(op.method, op.path), ip: randomIp() });
+      expect(r.status, `${op.method} ${op.path}`).toBe(404);
+      expect(r.json.error.code).toBe('not_found');
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// Property-based fuzzing of every route in the OpenAPI document: bodies and query strings generated from each
+// route's schema and around it. The service must never answer 5xx, must always answer errors in the envelope,
+// and a refused request must write nothing. CI runs FUZZ_RUNS (default 100) cases per route; `npm run fuzz` 10,000.
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestEnv, type TestEnv } from '../helpers/harness';
+import { objectFixtures } from '../helpers/route_fixtures';
+import { newTenant, randomIp, request, type Tenant } from '../helpers/tenant';
+import { aroundObject, aroundQuery, resolve, type Components } from './schema_arbitrary';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+let env: TestEnv;
+let t: Tenant;
+let ids: Record<string, string>;
+let keys: string[] = [];
+let crmKeys: string[] = [];
+let doc: any;
+
+beforeAll(async () => {
+  env = await startTestEnv();
+  t = await newTenant(env, { features: { crm: true } });
+  ids = await objectFixtures(env, t);
+  for (let i = 0; i < 12; i++) {
+    keys.push(await t.addKey({ rate_limit_per_minute: 1000, daily_credit_limit: 10_000 }));
+    crmKeys.push(await t.addKey({ rate_limit_per_minute: 1000, client_id: t.client.id, scopes: ['crm.read', 'crm.write'] }));
+  }
+  doc = (await t.call('GET', '/openapi.json', { key: null })).json;
+}, 120_000);
+afterAll(() => env.close());
+
+/** Rows a refused request must not have touched (blocked sends are recorded by design, so they are left out). */
+async function writes(orgId: string): Promise<string> {
+  const r = (await env.services.db.execute(sql`select
+      (select count(*) from organizations) as orgs,
+      (select count(*) from clients where org_id = ${orgId}) as clients,
+      (select count(*) from campaigns where org_id = ${orgId}) as campaigns,
+      (select count(*) from api_keys where org_id = ${orgId}) as keys,
+      (select count(*) from leads where org_id = ${orgId}) as leads,
+      (select max(updated_at) from leads where org_id = ${orgId}) as leads_updated,
+      (select count(*) from replies where org_id = ${orgId}) as replies,
+      (select count(*) from events where org_id = ${orgId}) as events,
+      (select count(*) from decisions where org_id = ${orgId} and action not like 'send.%') as decisions,
+      (select count(*) from reports where org_id = ${orgId}) as reports`)) as unknown as { rows: unknown[] };
+  return JSON.stringify(r.rows[0]);
+}
+
+type Op = { method: string; path: string; op: any };
+const operations = (): Op[] =>
+  Object.entries<Record<string, any>>(doc.paths).flatMap(([path, methods]) =>
+    Object.entries<any>(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+  );
+
+const fill = (path: string, weird: string | null) =>
+  path.replace(/\{(\w+)\}/g, (_, name) => weird ?? ids[`${path}:${name}`] ?? ids[name] ?? t.org.id);
+
+describe('fuzzing every route', () => {
+  it('covers the routes of the OpenAPI document', () => {
+    expect(operations().length).toBeGreaterThan(10);
+  });
+
+  it(`never answers 5xx, always answers the envelope, and writes nothing when it refuses (${RUNS} cases per route)`, async () => {
+    const components: Components = doc.components?.schemas ?? {};
+    let n = 0;
+    for (const { method, path, op } of operations()) {
+      if (path === '/healthz' || path === '/openapi.json' || path === '/docs') continue;
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      const body = bodySchema ? aroundObject(resolve(bodySchema, components), components) : fc.constant(undefined);
+      const query = aroundQuery(op.parameters ?? [], components);
+      const weirdId = fc.option(fc.constantFrom('not-a-uuid', '00000000-0000-4000-8000-000000000000', '%27%20or%201%3D1', 'wh-nope', '..%2F..'), { nil: null, freq: 3 });
+      const truncated = fc.boolean();
+      await fc.assert(
+        fc.asyncProperty(body, query, weirdId, truncated, async (b, q, weird, cut) => {
+          n++;
+          const admin = path.startsWith('/admin/');
+          const key = path.startsWith('/v1/crm') ? crmKeys[n % crmKeys.length] : keys[n % keys.length];
+          let raw: string | undefined;
+          if (b !== undefined) {
+            raw = JSON.stringify(b) ?? 'null';
+            if (cut && raw.length > 2) raw = raw.slice(0, Math.max(1, Math.floor(raw.length / 2)));
+          }
+          const before = await writes(t.org.id);
+          const r = await request(env, method, fill(path, weird) + q, {
+            key: admin ? null : key,
+            raw,
+            headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}) },
+            ip: randomIp(),
+          });
+          const what = `${method} ${path}${q} body=${raw?.slice(0, 200)} → ${r.status} ${r.text.slice(0, 200)}`;
+          expect(r.status, what).toBeLessThan(500);
+          if (r.status >= 400) {
+            expect(typeof r.json?.error?.code, what).toBe('string');
+            expect(typeof r.json?.error?.message, what).toBe('string');
+            expect(await writes(t.org.id), what).toBe(before);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    }
+  }, 1_800_000);
+});
