@@ -89,3 +89,29 @@ describe('every /v1 route', () => {
     }
   });
 });
+
+describe('client-locked keys', () => {
+  it("answer 404 for objects of another client of the same organization", async () => {
+    const ownIds = await objectFixtures(env, attacker);
+    const otherClient = await attacker.addClient('Client elsewhere');
+    const addressed = ops.filter((o) => o.path.includes('{'));
+    for (const op of addressed) {
+      const scopes = op.scopes.length ? op.scopes : ['leads.read'];
+      const key = await attacker.addKey({ scopes: scopes as never, client_id: otherClient.id });
+      const r = await attacker.call(op.method, fill(op.path, ownIds), { key, body: sampleBody(op.method, op.path), ip: randomIp() });
+      // CRM routes refuse keys of a client without CRM-visible leads the same way: 404 for the object.
+      expect([404], `${op.method} ${op.path} → ${r.status} ${r.text.slice(0, 120)}`).toContain(r.status);
+    }
+  });
+
+  it('see only their own client in every list', async () => {
+    const otherClient = await attacker.addClient('Client list-check');
+    const key = await attacker.addKey({ client_id: otherClient.id, scopes: ['*'] as never });
+    for (const path of ['/v1/leads', '/v1/campaigns', '/v1/reports', '/v1/replies?status=queued', '/v1/webhooks']) {
+      const r = await attacker.call('GET', path, { key, ip: randomIp() });
+      expect(r.status, path).toBe(200);
+      const list = r.json.leads ?? r.json.campaigns ?? r.json.reports ?? r.json.replies ?? r.json.webhooks;
+      expect(list, path).toEqual([]);
+    }
+  });
+});

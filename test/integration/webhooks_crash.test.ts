@@ -2,17 +2,10 @@
 // tier, its own PostgreSQL database in the integration tier), is killed with SIGKILL in the middle of fanning 40
 // events out to 10 endpoints, and restarted on the same data. Every (event, endpoint) pair must arrive at least
 // once, signed, and any duplicate must be the same event id with the byte-identical body.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { childService } from '../helpers/child_service';
 import { ADMIN_TOKEN, TIER } from '../helpers/harness';
-import { migrateThroughNeon, recreateDatabase } from '../helpers/it_database';
 import { startReceiver, verifyHit, type Receiver } from '../helpers/receiver';
-import { dropDatabase } from '../helpers/webhook_env';
 
 const EVENTS = 40;
 const ENDPOINTS = 10;
@@ -20,51 +13,7 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
-
-async function storage(): Promise<Record<string, string>> {
-  if (TIER !== 'integration') {
-    const dir = mkdtempSync(join(tmpdir(), 'ris-crash-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    return { DATA_DIR: dir };
-  }
-  const relay = inject('wsRelayPort');
-  const name = `ris_crash_${process.pid}`;
-  const url = await recreateDatabase(inject('itDatabaseUrl'), name, relay);
-  await migrateThroughNeon(url, relay);
-  cleanups.push(() => dropDatabase(name));
-  return { DATABASE_URL: url, NEON_WS_PROXY: `127.0.0.1:${relay}/v1`, NEON_INSECURE_WS: 'true' };
-}
-
-/** Starts the service as a child process and resolves with its base URL once it listens. */
-async function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/webhook_child.ts'], {
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: '0', ADMIN_TOKEN, LOG_LEVEL: 'error', ENCRYPTION_KEY: 'b'.repeat(64), ALLOW_PRIVATE_WEBHOOK_URLS: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  cleanups.push(() => void child.kill('SIGKILL'));
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
-  });
-  return { child, base: `http://127.0.0.1:${JSON.parse(line).port}` };
-}
-
-async function call(base: string, method: string, path: string, body: unknown, auth: Record<string, string>) {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-  return json as any;
-}
-
-async function waitFor(check: () => boolean, ms: number) {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
+const { storage, startChild, call, waitFor } = childService(cleanups);
 
 describe('kill -9 during a webhook fan-out', () => {
   it('delivers every (event, endpoint) pair at least once after a restart; duplicates carry the same id and body', async () => {
