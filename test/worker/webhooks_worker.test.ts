@@ -1,9 +1,7 @@
 // The jobs Worker in workerd (`wrangler dev`), not a Node imitation: QStash (the local emulator) calls its
 // POST /jobs/run, the real Receiver checks the signature inside workerd, the jobs dispatch and deliver through the
 // Neon driver to the real PostgreSQL (a database of its own), and the cron handler runs the sweep.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@upstash/qstash';
@@ -18,18 +16,11 @@ import { createWebhook } from '../../lib/webhooks/manage';
 import { createSecretBox } from '../../lib/crypto/secret_box';
 import { loadConfig } from '../../lib/config';
 import { TIER } from '../helpers/harness';
+import { freePort, startWranglerDev, type WranglerDev } from '../helpers/wrangler_dev';
 import { migrateThroughNeon, recreateDatabase } from '../helpers/it_database';
 import { startReceiver, verifyHit, type Receiver } from '../helpers/receiver';
 import { dropDatabase } from '../helpers/webhook_env';
 import { startQStashEmulator, type QStashEmulator } from '../infra/qstash_emulator';
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string) {
   const until = Date.now() + ms;
@@ -46,12 +37,11 @@ describe.skipIf(TIER !== 'integration')('jobs Worker under wrangler dev (workerd
   let database: Database;
   let emu: QStashEmulator;
   let rx: Receiver;
-  let child: ChildProcess;
+  let worker: WranglerDev;
   let base: string;
   let dir: string;
   let orgId: string;
   let secret: string;
-  let output = '';
 
   beforeAll(async () => {
     const relay = inject('wsRelayPort');
@@ -96,26 +86,11 @@ describe.skipIf(TIER !== 'integration')('jobs Worker under wrangler dev (workerd
       ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
       LOG_LEVEL: 'warn',
     };
-    const args = ['wrangler', 'dev', '--config', join(dir, 'wrangler.toml'), '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(await freePort()), '--test-scheduled', '--log-level', 'warn'];
-    for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
-    child = spawn('npx', args, {
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', XDG_CONFIG_HOME: `${process.cwd()}/.wrangler/config`, CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, 60_000, `wrangler dev\n${output}`);
+    worker = await startWranglerDev(['--config', join(dir, 'wrangler.toml'), '--test-scheduled'], vars, { port });
   }, 90_000);
 
   afterAll(async () => {
-    if (child?.pid) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-    }
+    worker?.stop();
     await rx?.close();
     await emu?.close();
     await database?.close();
@@ -128,23 +103,23 @@ describe.skipIf(TIER !== 'integration')('jobs Worker under wrangler dev (workerd
 
   it('verifies QStash calls in workerd, dispatches and delivers; refuses an unsigned call', async () => {
     const unsigned = await fetch(`${base}/jobs/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'webhook.dispatch', payload: {} }) });
-    expect(unsigned.status, output).toBe(401);
+    expect(unsigned.status, worker.output()).toBe(401);
 
     await addEvent('delivered from workerd');
     const client = new Client({ baseUrl: emu.url, token: emu.token, devMode: false, enableTelemetry: false });
     await client.publishJSON({ url: `${base}/jobs/run`, body: { kind: 'webhook.dispatch', payload: {} } });
-    await waitFor(() => rx.hits.length === 1, 30_000, `the delivery\n${output}`);
+    await waitFor(() => rx.hits.length === 1, 30_000, `the delivery\n${worker.output()}`);
     expect(verifyHit(rx.hits[0], secret).data.reply_text).toBe('delivered from workerd');
     await emu.drain();
-    expect(emu.deliveries.every((d) => d.status === 200), JSON.stringify(emu.deliveries) + output).toBe(true);
+    expect(emu.deliveries.every((d) => d.status === 200), JSON.stringify(emu.deliveries) + worker.output()).toBe(true);
     expect(emu.published.map((m) => JSON.parse(m.body).kind)).toContain('webhook.deliver');
   });
 
   it('runs the sweep from the cron trigger: an event nobody triggered is dispatched and delivered', async () => {
     await addEvent('found by the cron sweep');
     const r = await fetch(`${base}/__scheduled?cron=${encodeURIComponent('* * * * *')}`);
-    expect(r.status, output).toBe(200);
-    await waitFor(() => rx.hits.length === 2, 30_000, `the swept delivery\n${output}`);
+    expect(r.status, worker.output()).toBe(200);
+    await waitFor(() => rx.hits.length === 2, 30_000, `the swept delivery\n${worker.output()}`);
     expect(verifyHit(rx.hits[1], secret).data.reply_text).toBe('found by the cron sweep');
   });
 });
