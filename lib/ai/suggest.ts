@@ -9,7 +9,7 @@ import { emitEvent, truncate } from '../events/outbox';
 import type { Services } from '../services';
 import { suggestWithin } from './index';
 import { loadLearnedExamples, resolveClient, suggestionSha } from './store';
-import { AiEngineError, normalizeMedium, type Medium, type PreviousMessage } from './types';
+import { AiEngineError, normalizeMedium, type Medium, type SuggestInput } from './types';
 
 /**
  * The model's budget, counted from the handler's start: the 30 s request limit less room for what runs around
@@ -18,15 +18,7 @@ import { AiEngineError, normalizeMedium, type Medium, type PreviousMessage } fro
  */
 export const AI_TIME_LIMIT_MS = 27_000;
 
-export type SuggestReplyInput = {
-  reply_received: string;
-  lead_name?: string | null;
-  lead_email?: string | null;
-  company?: string | null;
-  campaign_context?: string | null;
-  medium?: Medium | null;
-  tone?: string | null;
-  previous_messages?: PreviousMessage[] | null;
+export type SuggestReplyInput = SuggestInput & {
   /** Beyond the spec (additive): whose lessons to use, for an organization-wide key. */
   client_id?: string | null;
 };

@@ -25,6 +25,10 @@ export function openNeon(url: string, opts: NeonOptions = {}): Database {
     neonConfig.pipelineConnect = false;
   }
   const pool = new Pool({ connectionString: url, max: opts.max ?? 10 });
+  // An idle pooled connection can be closed by the server (Neon suspends idle computes, an admin terminates
+  // sessions). pg-style pools report that as an 'error' event, which would crash a Node process if unhandled;
+  // the pool drops that client and the next query opens a new connection.
+  pool.on('error', () => undefined);
   const stats = { queries: 0 };
   const counted = new Proxy(pool, {
     get(target, prop, receiver) {
