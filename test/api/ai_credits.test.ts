@@ -1,14 +1,13 @@
 // Credits of POST /v1/suggest: 1 per suggestion, per key and UTC day; /v1/me agrees; 429 with Retry-After until
 // 00:00 UTC; no credit for a failed or timed-out model call (504 ai_error); an Idempotency-Key retry spends once;
 // holds of dead requests are given back.
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { secondsUntilUtcMidnight, utcDay } from '../../lib/credits/balance';
 import { refundCredit, reserveCredit } from '../../lib/credits/meter';
-import { aiSuggestions, creditUsage } from '../../schema';
+import { aiSuggestions } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { creditsLeft, MEETING_REPLY, steer, storedSuggestions, suggestedEvents } from './ai_helpers';
+import { creditsLeft, keyWith, usedToday, MEETING_REPLY, steer, storedSuggestions, suggestedEvents } from './ai_helpers';
 
 let env: TestEnv;
 let steered: ReturnType<typeof steer>;
@@ -25,17 +24,6 @@ beforeEach(() => {
 const suggest = (t: Tenant, key = t.key, body: Record<string, unknown> = { reply_received: MEETING_REPLY }, headers?: Record<string, string>) =>
   t.call('POST', '/v1/suggest', { key, body, headers });
 
-/** A key with `limit` credits a day of which `used` are already spent today. */
-async function keyWith(t: Tenant, limit: number, used = 0) {
-  const { key, secret } = await t.addKeyRecord({ daily_credit_limit: limit });
-  if (used > 0) await env.services.db.insert(creditUsage).values({ keyId: key.id, day: utcDay(env.clock.now()), used });
-  return { id: key.id, secret };
-}
-
-const usedToday = async (keyId: string) => {
-  const [row] = await env.services.db.select().from(creditUsage).where(and(eq(creditUsage.keyId, keyId), eq(creditUsage.day, utcDay(env.clock.now()))));
-  return row?.used ?? 0;
-};
 
 describe('credits', () => {
   it('each suggestion costs 1 credit; the response and /v1/me agree; feedback costs none', async () => {
@@ -50,7 +38,7 @@ describe('credits', () => {
 
   it('over the daily limit: 429 daily_credit_limit_exceeded with Retry-After until 00:00 UTC; other keys unaffected', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10, 8);
+    const k = await keyWith(env, t, 10, 8);
     expect((await suggest(t, k.secret)).json.credits_remaining).toBe(1);
     expect((await suggest(t, k.secret)).json.credits_remaining).toBe(0);
     expect(await creditsLeft(t, k.secret)).toBe(0);
@@ -64,7 +52,7 @@ describe('credits', () => {
     const retryAfter = Number(r.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(after);
     expect(retryAfter).toBeLessThanOrEqual(before);
-    expect(await usedToday(k.id)).toBe(10);
+    expect(await usedToday(env, k.id)).toBe(10);
     expect(steered.state.calls).toBe(calls);
     // The refusal reached no model and stored nothing; the org's other key still has its own credits.
     expect((await storedSuggestions(env, t.org.id)).filter((s) => s.keyId === k.id)).toHaveLength(2);
@@ -73,12 +61,12 @@ describe('credits', () => {
 
   it('20 concurrent suggests with 5 credits left: exactly 5 suggestions and 15 refusals', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10, 5);
+    const k = await keyWith(env, t, 10, 5);
     steered.set({ kind: 'slow', ms: 50 });
     const results = await Promise.all(Array.from({ length: 20 }, () => suggest(t, k.secret)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429 && r.json.error.code === 'daily_credit_limit_exceeded')).toHaveLength(15);
-    expect(await usedToday(k.id)).toBe(10);
+    expect(await usedToday(env, k.id)).toBe(10);
     expect(await creditsLeft(t, k.secret)).toBe(0);
     expect(await suggestedEvents(env, t.org.id)).toHaveLength(5);
   });
@@ -112,7 +100,7 @@ describe('credits', () => {
 
   it('a refunded last credit can be spent again', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10, 9);
+    const k = await keyWith(env, t, 10, 9);
     steered.set({ kind: 'fail' });
     expect((await suggest(t, k.secret)).status).toBe(504);
     steered.set({ kind: 'offline' });
@@ -124,19 +112,19 @@ describe('credits', () => {
 
   it('a refund happens once: a second refund of the same hold changes nothing', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10, 3);
+    const k = await keyWith(env, t, 10, 3);
     const now = env.clock.now();
     const hold = { id: `sug_test${Date.now()}`, orgId: t.org.id, clientId: null, medium: 'email', replyText: 'hi', leadEmail: null };
     const r = await reserveCredit(env.services.db, { keyId: k.id, dailyCreditLimit: 10 }, hold, now);
     expect(r).toMatchObject({ ok: true, used: 4, remaining: 6 });
     expect(await refundCredit(env.services.db, hold.id, now)).toBe(true);
     expect(await refundCredit(env.services.db, hold.id, now)).toBe(false);
-    expect(await usedToday(k.id)).toBe(3);
+    expect(await usedToday(env, k.id)).toBe(3);
   });
 
   it('credits held by a request that died are given back once they expire', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10, 10);
+    const k = await keyWith(env, t, 10, 10);
     const old = new Date(env.clock.now().getTime() - 5 * 60_000);
     await env.services.db.insert(aiSuggestions).values({
       id: `sug_dead${Date.now()}`, orgId: t.org.id, keyId: k.id, status: 'pending', creditDay: utcDay(env.clock.now()), medium: 'email', replyText: 'hi', createdAt: old,
@@ -215,7 +203,7 @@ describe('Idempotency-Key on POST /v1/suggest', () => {
 describe('a new UTC day', () => {
   it('resets the credits', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10, 10);
+    const k = await keyWith(env, t, 10, 10);
     expect((await suggest(t, k.secret)).status).toBe(429);
     env.clock.advance(secondsUntilUtcMidnight(env.clock.now()) * 1000 + 1_000);
     expect(await creditsLeft(t, k.secret)).toBe(10);

@@ -3,7 +3,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { createOfflineEngine } from '../../lib/ai';
 import { AiEngineError, type AiEngine, type SuggestContext, type SuggestInput, type Suggestion } from '../../lib/ai/types';
-import { aiSuggestions, events } from '../../schema';
+import { aiSuggestions, creditUsage, events } from '../../schema';
+import { utcDay } from '../../lib/credits/balance';
 import type { TestEnv } from '../helpers/harness';
 import type { Tenant } from '../helpers/tenant';
 
@@ -76,3 +77,15 @@ export async function storedSuggestions(env: TestEnv, orgId: string) {
 
 export const MEETING_REPLY = 'Sounds good, can we do a call next week?';
 export const CONTEXT = 'We run done-for-you outbound for B2B SaaS teams. Pricing starts at $2,500/month with no long-term contract. Clients include Ramp and Vanta.';
+
+/** A key with `limit` credits a day of which `used` are already spent today. */
+export async function keyWith(env: TestEnv, t: Tenant, limit: number, used = 0) {
+  const { key, secret } = await t.addKeyRecord({ daily_credit_limit: limit });
+  if (used > 0) await env.services.db.insert(creditUsage).values({ keyId: key.id, day: utcDay(env.clock.now()), used });
+  return { id: key.id, secret };
+}
+
+export async function usedToday(env: TestEnv, keyId: string) {
+  const [row] = await env.services.db.select().from(creditUsage).where(and(eq(creditUsage.keyId, keyId), eq(creditUsage.day, utcDay(env.clock.now()))));
+  return row?.used ?? 0;
+}

@@ -1,45 +1,26 @@
 // Follow-ups on the production queue path: a delayed QStash message (the real Client, through the local QStash
 // emulator) calls our POST /jobs/run at due time, where the real Receiver checks the signature and the job sends
 // the follow-up. A publish that fails is caught up by the follow-up sweep (the jobs Worker's cron in production).
-import { createServer, type Server } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobHandlers } from '../../functions/jobs/handlers';
 import { FOLLOWUP_SEND_JOB, FOLLOWUP_SWEEP_JOB } from '../../lib/followups/jobs';
 import { runHandler } from '../../lib/queue/run';
 import type { TestEnv } from '../helpers/harness';
 import { newTenant } from '../helpers/tenant';
-import { startWebhookEnv } from '../helpers/webhook_env';
-import { startQStashEmulator, type QStashEmulator } from '../infra/qstash_emulator';
+import { startQStashServiceEnv } from '../helpers/webhook_env';
+import type { QStashEmulator } from '../infra/qstash_emulator';
 import { outbox } from './send_helpers';
 import { byId, plan } from './followups_helpers';
 
 let env: TestEnv;
 let emu: QStashEmulator;
-let server: Server;
+let service: Awaited<ReturnType<typeof startQStashServiceEnv>>;
 
 beforeAll(async () => {
-  emu = await startQStashEmulator({ retryDelayMs: 100 });
-  server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  env = await startWebhookEnv({
-    QSTASH_URL: emu.url,
-    QSTASH_TOKEN: emu.token,
-    QSTASH_CURRENT_SIGNING_KEY: emu.currentSigningKey,
-    QSTASH_NEXT_SIGNING_KEY: emu.nextSigningKey,
-    PUBLIC_BASE_URL: base,
-  });
-  server.on('request', getRequestListener(env.app.fetch));
-  vi.spyOn(console, 'error').mockImplementation(() => undefined); // the SDK logs each failed publish
+  service = await startQStashServiceEnv();
+  ({ env, emu } = service);
 });
-afterAll(async () => {
-  vi.restoreAllMocks();
-  await emu?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
-  await env?.close();
-});
+afterAll(() => service?.close());
 
 async function waitFor(check: () => Promise<boolean>, ms = 15_000) {
   const until = Date.now() + ms;

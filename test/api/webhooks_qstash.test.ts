@@ -2,10 +2,8 @@
 // which calls our own POST /jobs/run (served over real HTTP), where the real Receiver checks Upstash-Signature on
 // the raw body; the jobs dispatch, deliver and retry webhooks to a local receiver.
 import { createHash, createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../../schema';
 import { runHandler } from '../../lib/queue/run';
 import { SWEEP_JOB } from '../../lib/webhooks/jobs';
@@ -13,43 +11,26 @@ import { jobHandlers } from '../../functions/jobs/handlers';
 import type { TestEnv } from '../helpers/harness';
 import { startReceiver, verifyHit, type Answer, type Receiver } from '../helpers/receiver';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { startWebhookEnv } from '../helpers/webhook_env';
-import { startQStashEmulator, type QStashEmulator } from '../infra/qstash_emulator';
+import { startQStashServiceEnv } from '../helpers/webhook_env';
+import type { QStashEmulator } from '../infra/qstash_emulator';
 
 let env: TestEnv;
 let emu: QStashEmulator;
-let server: Server;
 let base: string;
+let service: Awaited<ReturnType<typeof startQStashServiceEnv>>;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  emu = await startQStashEmulator({ retryDelayMs: 100 });
-  server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  env = await startWebhookEnv({
-    QSTASH_URL: emu.url,
-    QSTASH_TOKEN: emu.token,
-    QSTASH_CURRENT_SIGNING_KEY: emu.currentSigningKey,
-    QSTASH_NEXT_SIGNING_KEY: emu.nextSigningKey,
-    PUBLIC_BASE_URL: base,
-    WEBHOOK_RETRY_DELAYS: '1,1,1', // real seconds: the emulator waits out QStash delays for real
-  });
-  server.on('request', getRequestListener(env.app.fetch));
-  vi.spyOn(console, 'error').mockImplementation(() => undefined); // the SDK logs each failed publish
+  // Real seconds between webhook attempts: the emulator waits out QStash delays for real.
+  service = await startQStashServiceEnv({ WEBHOOK_RETRY_DELAYS: '1,1,1' });
+  ({ env, emu, base } = service);
 });
 afterEach(async () => {
   emu.failNextPublishes(0);
   await emu.drain();
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
-afterAll(async () => {
-  vi.restoreAllMocks();
-  await emu?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
-  await env?.close();
-});
+afterAll(() => service?.close());
 
 /** A QStash-style signature (HS256 JWT over sha256 of the body), made here as QStash would make it. */
 function qstashJwt(key: string, url: string, body: string) {

@@ -59,9 +59,13 @@ export async function startTestEnv(env: Record<string, string> = {}): Promise<Te
   const clock = new TestClock();
   const database = await openTierDatabase();
   const services = await createNodeServices(config, { database, clock, limits: tierLimits(clock) });
-  // Everything the service logs, at debug level, goes to the run's capture that the teardown scans for secrets.
-  const capture = logFile(inject('logDir'));
-  services.log = createLogger('debug', (line) => appendFileSync(capture, line + '\n'));
+  captureServiceLogs(services);
   const app = createNodeApp(services);
   return { services, app, clock, config, close: () => services.close() };
+}
+
+/** Everything the service logs, at debug level, goes to the run's capture that the teardown scans for secrets. */
+export function captureServiceLogs(services: NodeServices) {
+  const capture = logFile(inject('logDir'));
+  services.log = createLogger('debug', (line) => appendFileSync(capture, line + '\n'));
 }

@@ -2,7 +2,7 @@
 // own on the real PostgreSQL (through the Neon driver and the relay), because the dispatcher, the job runner and
 // the sweep work on every organization's rows, exactly as in production, and must not pick up other files' rows.
 import { sql } from 'drizzle-orm';
-import { inject } from 'vitest';
+import { inject, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../../lib/config';
 import { openNeon } from '../../lib/db/neon';
@@ -12,8 +12,11 @@ import { drainJobs } from '../../lib/queue/runner';
 import { createNodeServices } from '../../lib/runtime/node';
 import { createNodeApp } from '../../lib/runtime/node_server';
 import { jobSchedule, jobHandlers } from '../../functions/jobs/handlers';
-import { ADMIN_TOKEN, startTestEnv, TestClock, TIER, type TestEnv } from './harness';
+import { ADMIN_TOKEN, captureServiceLogs, startTestEnv, TestClock, TIER, type TestEnv } from './harness';
 import { migrateThroughNeon, recreateDatabase } from './it_database';
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { startQStashEmulator, type QStashEmulator } from '../infra/qstash_emulator';
 
 export async function startWebhookEnv(vars: Record<string, string> = {}): Promise<TestEnv> {
   if (TIER !== 'integration') return startTestEnv(vars);
@@ -29,6 +32,7 @@ export async function startWebhookEnv(vars: Record<string, string> = {}): Promis
     ? createUpstashLimits({ url: inject('upstashUrl'), token: inject('upstashToken'), prefix: `wh${process.pid}${Date.now().toString(36)}` })
     : createMemoryLimits(clock);
   const services = await createNodeServices(config, { database, clock, limits });
+  captureServiceLogs(services);
   return {
     services,
     app: createNodeApp(services),
@@ -68,3 +72,36 @@ export async function dropDatabase(name: string) {
 
 /** Runs the embedded scheduler's work now: dispatch, due deliveries and retries, until nothing is due. */
 export const drain = (env: TestEnv) => drainJobs(env.services, jobHandlers, { everyTick: jobSchedule.everyTick });
+
+/**
+ * The service on the production queue path: served over real HTTP (QStash calls back into POST /jobs/run), with
+ * the real QStash Client and Receiver configured against the local emulator. `close` stops all of it.
+ */
+export async function startQStashServiceEnv(vars: Record<string, string> = {}) {
+  const emu: QStashEmulator = await startQStashEmulator({ retryDelayMs: 100 });
+  const server: Server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const env = await startWebhookEnv({
+    QSTASH_URL: emu.url,
+    QSTASH_TOKEN: emu.token,
+    QSTASH_CURRENT_SIGNING_KEY: emu.currentSigningKey,
+    QSTASH_NEXT_SIGNING_KEY: emu.nextSigningKey,
+    PUBLIC_BASE_URL: base,
+    ...vars,
+  });
+  server.on('request', getRequestListener(env.app.fetch));
+  const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined); // the SDK logs each failed publish
+  return {
+    env,
+    emu,
+    base,
+    close: async () => {
+      quiet.mockRestore();
+      await emu.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await env.close();
+    },
+  };
+}

@@ -2,13 +2,10 @@
 // through the real Upstash clients for its rate limits. The meter is one conditional upsert per reservation, so
 // the count can neither pass the limit nor go below 0, however requests, refunds and retries interleave.
 // PGlite has one connection and serialises everything, so these only run on the integration tier.
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utcDay } from '../../lib/credits/balance';
-import { creditUsage } from '../../schema';
 import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { creditsLeft, MEETING_REPLY, steer, storedSuggestions, suggestedEvents } from '../api/ai_helpers';
+import { creditsLeft, keyWith, usedToday, MEETING_REPLY, steer, storedSuggestions, suggestedEvents } from '../api/ai_helpers';
 
 let env: TestEnv;
 let steered: ReturnType<typeof steer>;
@@ -21,16 +18,6 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function keyWith(t: Tenant, limit: number, used = 0) {
-  const { key, secret } = await t.addKeyRecord({ daily_credit_limit: limit });
-  if (used > 0) await env.services.db.insert(creditUsage).values({ keyId: key.id, day: utcDay(env.clock.now()), used });
-  return { id: key.id, secret };
-}
-
-const usedToday = async (keyId: string) => {
-  const [row] = await env.services.db.select().from(creditUsage).where(and(eq(creditUsage.keyId, keyId), eq(creditUsage.day, utcDay(env.clock.now()))));
-  return row?.used ?? 0;
-};
 
 /** Reads the counter over and over while `race` runs: the lowest and highest value anyone could have seen. */
 async function watchWhile<T>(keyId: string, race: Promise<T>) {
@@ -38,7 +25,7 @@ async function watchWhile<T>(keyId: string, race: Promise<T>) {
   let done = false;
   const watcher = (async () => {
     while (!done) {
-      const used = await usedToday(keyId);
+      const used = await usedToday(env, keyId);
       seen.min = Math.min(seen.min, used);
       seen.max = Math.max(seen.max, used);
     }
@@ -58,7 +45,7 @@ describe.skipIf(TIER !== 'integration')('credit spending under concurrency (real
 
   it('20 concurrent suggests with 5 credits left: exactly 5 suggestions and 15 refusals', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10, 5);
+    const k = await keyWith(env, t, 10, 5);
     // Each model call takes 200 ms, so all 20 reservations are made while the first holds are still pending.
     steered.set({ kind: 'slow', ms: 200 });
     const { result, seen } = await watchWhile(k.id, Promise.all(Array.from({ length: 20 }, () => t.call('POST', '/v1/suggest', { key: k.secret, body: { reply_received: MEETING_REPLY } }))));
@@ -70,14 +57,14 @@ describe.skipIf(TIER !== 'integration')('credit spending under concurrency (real
     expect(result.filter((r) => r.status === 200).map((r) => r.json.credits_remaining).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(seen.min).toBeGreaterThanOrEqual(5);
     expect(seen.max).toBeLessThanOrEqual(10);
-    expect(await usedToday(k.id)).toBe(10);
+    expect(await usedToday(env, k.id)).toBe(10);
     expect(await creditsLeft(t, k.secret)).toBe(0);
     expect(await suggestedEvents(env, t.org.id)).toHaveLength(5);
   });
 
   it('40 concurrent suggests, half of them failing at the model: refunds race spends, the count stays in 0..10', async () => {
     const t = await newTenant(env);
-    const k = await keyWith(t, 10);
+    const k = await keyWith(env, t, 10);
     steered.set({ kind: 'fail_marked', marker: '[fail]', ms: 100 });
     const calls = Array.from({ length: 40 }, (_, i) =>
       t.call('POST', '/v1/suggest', { key: k.secret, body: { reply_received: `${MEETING_REPLY} ${i % 2 ? '' : '[fail]'}`.trim() } }),
@@ -90,7 +77,7 @@ describe.skipIf(TIER !== 'integration')('credit spending under concurrency (real
     expect(seen.min).toBeGreaterThanOrEqual(0);
     expect(seen.max).toBeLessThanOrEqual(10);
     // Every failed call gave its credit back: what is spent is exactly what was suggested.
-    expect(await usedToday(k.id)).toBe(ok);
+    expect(await usedToday(env, k.id)).toBe(ok);
     expect(await suggestedEvents(env, t.org.id)).toHaveLength(ok);
     const rows = await storedSuggestions(env, t.org.id);
     expect(rows.filter((r) => r.status === 'done')).toHaveLength(ok);
@@ -100,7 +87,7 @@ describe.skipIf(TIER !== 'integration')('credit spending under concurrency (real
     expect(await creditsLeft(t, k.secret)).toBe(10 - ok);
     for (let i = ok; i < 10; i++) expect((await t.call('POST', '/v1/suggest', { key: k.secret, body: { reply_received: MEETING_REPLY } })).status).toBe(200);
     expect((await t.call('POST', '/v1/suggest', { key: k.secret, body: { reply_received: MEETING_REPLY } })).status).toBe(429);
-    expect(await usedToday(k.id)).toBe(10);
+    expect(await usedToday(env, k.id)).toBe(10);
   });
 
   it('10 concurrent retries with one Idempotency-Key spend one credit', async () => {
