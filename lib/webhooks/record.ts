@@ -90,12 +90,15 @@ async function updateEndpoints(tx: Db, outcomes: AttemptOutcome[], now: Date) {
     sql`, `,
   );
   // With a success in the batch the count is the failures after the last success; otherwise it grows by all.
+  // The endpoints are locked FOR NO KEY UPDATE, in id order: the attempt rows this transaction (and every other
+  // batch) just inserted hold KEY SHARE locks on them through their foreign key, which FOR UPDATE would wait on,
+  // so two batches over the same endpoints deadlocked (test/integration/webhooks_concurrency.test.ts).
   const count = sql`(case when v.reset then v.tail else w.failure_count + v.fails end)`;
   const updated = await rows<{ id: string; org_id: string; failure_count: number; is_active: boolean; was_active: boolean }>(
     tx,
     sql`
     with v(id, reset, tail, fails, last_error, reason) as (values ${values}),
-    old as (select w.id, w.is_active from webhooks w join v on v.id = w.id for update of w)
+    old as (select w.id, w.is_active from webhooks w where w.id in (select id from v) order by w.id for no key update)
     update webhooks w set
       failure_count = ${count},
       is_active = w.is_active and ${count} < ${AUTO_DISABLE_AFTER},
