@@ -1,4 +1,4 @@
-import { runHandler } from '../../lib/queue/run';
+import { errorText, runHandler } from '../../lib/queue/run';
 import { workerApp, workerServices } from '../../lib/runtime/worker';
 import { jobsGroup } from './app';
 import { jobHandlers, jobSchedule } from './handlers';
@@ -12,7 +12,7 @@ export default {
     const { services, dispose } = workerServices(env);
     const runAll = async () => {
       for (const { kind } of jobSchedule.periodic ?? []) {
-        await runHandler(jobHandlers, kind, {}, { services, attempt: 1 }).catch((err) => services.log.error('scheduled job failed', { kind, error: String(err?.message ?? err) }));
+        await runHandler(jobHandlers, kind, {}, { services, attempt: 1 }).catch((err) => services.log.error('scheduled job failed', { kind, error: errorText(err) }));
       }
     };
     const run = runAll().finally(dispose);

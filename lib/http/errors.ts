@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, envelope } from '../errors';
+import { errorText } from '../queue/run';
 import type { AppEnv } from './env';
 
 const HTTP_CODES: Record<number, ApiError['code']> = {
@@ -32,7 +33,7 @@ export function handleError(err: Error, c: Context<AppEnv>) {
   }
   const requestId = c.get('requestId') ?? 'unknown';
   const services = c.get('services');
-  const fields = { requestId, path: c.req.path, error: err?.name, detail: err?.message };
+  const fields = { requestId, path: c.req.path, error: err?.name, detail: errorText(err) };
   if (services) services.log.error('unhandled error', fields);
   else console.error(JSON.stringify({ level: 'error', msg: 'unhandled error', ...fields }));
   if (isUnavailable(err)) {

@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { allGroups } from '../../functions/groups';
 import { jobSchedule, jobHandlers } from '../../functions/jobs/handlers';
+import { errorText } from '../queue/run';
 import { startJobRunner } from '../queue/runner';
 import { createPlatform } from '../http/platform';
 import { dueBriefTypes, runBriefs } from '../reports/schedule';
@@ -25,7 +26,7 @@ export function createNodeApp(services: NodeServices) {
 export function startEmbeddedSchedules(services: NodeServices, everyMs = 60_000) {
   const tick = () =>
     runBriefs({ db: services.db, types: dueBriefTypes(services.clock.now()), now: services.clock.now() }).catch((err) =>
-      services.log.error('scheduled briefs failed', { error: String(err?.message ?? err) }),
+      services.log.error('scheduled briefs failed', { error: errorText(err) }),
     );
   const timer = setInterval(tick, everyMs);
   timer.unref();
