@@ -13,6 +13,7 @@ import { getReply } from '../lib/leads/get_reply';
 import { listLeads } from '../lib/leads/list_leads';
 import { createNodeServices } from '../lib/runtime/node';
 import { createNodeApp } from '../lib/runtime/node_server';
+import { benchAdapters } from './adapters';
 import { fmt, load, table, type Load } from './lib';
 import { seedLeads } from './seed';
 
@@ -20,7 +21,7 @@ const LEADS = Number(process.env.BENCH_LEADS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ris-bench-'));
-const real = await productionAdapters();
+const real = await benchAdapters('read');
 // Limits stay in the process unless UPSTASH_* is configured: the benchmark measures the code path the deployment uses.
 // TRUST_PROXY lets each request carry its own client address, so the per-IP limit is counted, not hit.
 const config = loadConfig({ ...process.env, ...real.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', PORT: '0', TRUST_PROXY: 'true' });
@@ -108,40 +109,3 @@ await services.close();
 await real.close();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);
-
-/** The production adapters against this machine's PostgreSQL/Redis, when asked for; nothing otherwise. */
-async function productionAdapters() {
-  const pgUrl = process.env.BENCH_POSTGRES_URL;
-  const redisUrl = process.env.BENCH_REDIS_URL;
-  const env: Record<string, string> = {};
-  const closers: Array<() => Promise<void>> = [];
-  let bridge: { stats: { requests: number } } | null = null;
-  if (pgUrl) {
-    const { startWsRelay } = await import('../test/infra/ws_relay');
-    const { recreateDatabase, migrateThroughNeon, dropDatabase } = await import('../test/helpers/it_database');
-    const target = new URL(pgUrl);
-    const relay = await startWsRelay({ allow: [`${target.hostname}:${target.port || 5432}`] });
-    const name = `ris_bench_${process.pid}`;
-    const url = await recreateDatabase(pgUrl, name, relay.port);
-    await migrateThroughNeon(url, relay.port);
-    Object.assign(env, { DATABASE_URL: url, NEON_WS_PROXY: `127.0.0.1:${relay.port}/v1`, NEON_INSECURE_WS: 'true' });
-    closers.push(async () => {
-      await dropDatabase(pgUrl, name, relay.port);
-      await relay.close();
-    });
-  }
-  if (redisUrl) {
-    const { startUpstashBridge } = await import('../test/infra/upstash_bridge');
-    const b = await startUpstashBridge({ redisUrl, token: `bench-${process.pid}` });
-    bridge = b;
-    Object.assign(env, { UPSTASH_REDIS_REST_URL: b.url, UPSTASH_REDIS_REST_TOKEN: b.token });
-    closers.push(() => b.close());
-  }
-  return {
-    env,
-    redisRequests: () => bridge?.stats.requests ?? 0,
-    close: async () => {
-      for (const c of closers.reverse()) await c();
-    },
-  };
-}

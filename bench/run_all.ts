@@ -8,12 +8,15 @@ import { writeFileSync } from 'node:fs';
 const PG = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+const PRODUCTION = { BENCH_POSTGRES_URL: PG, BENCH_REDIS_URL: REDIS };
 const runs: { title: string; script: string; env: Record<string, string> }[] = [
   { title: 'Read paths: embedded (PGlite, in-process limits)', script: 'bench/read_paths.ts', env: {} },
-  { title: 'Read paths: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/read_paths.ts', env: { BENCH_POSTGRES_URL: PG, BENCH_REDIS_URL: REDIS } },
-  { title: 'Webhook deliveries (embedded scheduler and QStash emulator)', script: 'bench/webhooks.ts', env: {} },
-  { title: 'CRM sync on 100,000 leads (PostgreSQL)', script: 'bench/crm.ts', env: { BENCH_DATABASE_URL: PG } },
-  { title: 'Soak: fixed rate across the core endpoints, RSS every 10 s', script: 'bench/soak.ts', env: {} },
+  { title: 'Read paths: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/read_paths.ts', env: PRODUCTION },
+  { title: 'Webhook deliveries: embedded (PGlite; embedded scheduler and QStash emulator)', script: 'bench/webhooks.ts', env: {} },
+  { title: 'Webhook deliveries: production adapters (Neon driver → PostgreSQL; embedded scheduler and QStash emulator)', script: 'bench/webhooks.ts', env: PRODUCTION },
+  { title: 'CRM sync on 100,000 leads: embedded (PGlite, in-process limits)', script: 'bench/crm.ts', env: {} },
+  { title: 'CRM sync on 100,000 leads: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/crm.ts', env: PRODUCTION },
+  { title: 'Soak: fixed rate across the core endpoints, RSS every 10 s (embedded)', script: 'bench/soak.ts', env: {} },
 ];
 
 function run(script: string, env: Record<string, string>): Promise<{ code: number; output: string; seconds: number }> {

@@ -1,7 +1,9 @@
 // `npm run bench:webhooks`: 1,000 committed events × 10 local receivers, from outbox to 2xx, on the embedded
-// scheduler (PGlite, jobs rows) and through QStash (the real Client and Receiver against the local emulator),
-// beside a plain loop POSTing the same bodies to the same receivers in the same run. Prints deliveries per
-// second, the ratio to the baseline, and how many (event, endpoint) pairs were lost (must be 0).
+// scheduler (jobs rows in the database) and through QStash (the real Client and Receiver against the local
+// emulator), beside a plain loop POSTing the same bodies to the same receivers in the same run. Prints deliveries
+// per second, the ratio to the baseline, DB and Redis round trips per delivery, and how many (event, endpoint)
+// pairs were lost (must be 0). Embedded PGlite by default; with BENCH_POSTGRES_URL / BENCH_REDIS_URL both paths
+// run on the production adapters (see bench/adapters.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -21,6 +23,7 @@ import { DISPATCH_JOB } from '../lib/webhooks/jobs';
 import { createWebhook } from '../lib/webhooks/manage';
 import { jobSchedule, jobHandlers } from '../functions/jobs/handlers';
 import { startQStashEmulator } from '../test/infra/qstash_emulator';
+import { benchAdapters } from './adapters';
 import { fmt, table } from './lib';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
@@ -81,10 +84,12 @@ async function baseline(rx: Receivers) {
   return { seconds: (performance.now() - started) / 1000, lost: TOTAL - rx.pairs.size };
 }
 
-/** A fresh embedded database with one organization, 10 webhooks and EVENTS committed, undispatched events. */
+const adapters = await benchAdapters('webhooks');
+
+/** A database (fresh PGlite, or the run's PostgreSQL database) with a new organization, 10 webhooks and EVENTS committed, undispatched events. */
 async function seeded(env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'ris-bench-wh-'));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error', ENCRYPTION_KEY: 'c'.repeat(64), ALLOW_PRIVATE_WEBHOOK_URLS: 'true', HOST: '127.0.0.1', PORT: '0', ...env });
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error', ENCRYPTION_KEY: 'c'.repeat(64), ALLOW_PRIVATE_WEBHOOK_URLS: 'true', HOST: '127.0.0.1', PORT: '0', ...adapters.env, ...env });
   const services = await createNodeServices(config);
   const now = services.clock.now();
   const org = await createOrg(services.db, { name: 'bench' });
@@ -108,15 +113,18 @@ async function seeded(env: Record<string, string>) {
   };
 }
 
-async function untilDelivered(rx: Receivers, services: NodeServices, orgId: string, limitMs = 90_000) {
+async function untilDelivered(rx: Receivers, services: NodeServices, orgId: string, limitMs = 180_000) {
   const started = performance.now();
+  const queries = services.dbStats.queries;
+  const redis = adapters.redisRequests();
   while (rx.pairs.size < TOTAL && performance.now() - started < limitMs) await new Promise((r) => setTimeout(r, 20));
   const seconds = (performance.now() - started) / 1000;
+  const trips = { db: (services.dbStats.queries - queries) / TOTAL, redis: (adapters.redisRequests() - redis) / TOTAL };
   const [{ n }] = await services.db
     .select({ n: count() })
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.orgId, orgId));
-  return { seconds, lost: TOTAL - rx.pairs.size, rows: n, duplicates: rx.requests - rx.pairs.size };
+  return { seconds, lost: TOTAL - rx.pairs.size, rows: n, duplicates: rx.requests - rx.pairs.size, ...trips };
 }
 
 async function embedded(rx: Receivers) {
@@ -161,19 +169,21 @@ async function qstash(rx: Receivers) {
 }
 
 const rx = await startReceivers();
-console.log(`webhooks benchmark: ${EVENTS} events × ${ENDPOINTS} receivers = ${TOTAL} deliveries (Node ${process.version})\n`);
+console.log(`webhooks benchmark: ${EVENTS} events × ${ENDPOINTS} receivers = ${TOTAL} deliveries, ${adapters.label} (Node ${process.version}, ${new Date().toISOString()})\n`);
 const base = await baseline(rx);
 const emb = await embedded(rx);
 const qs = await qstash(rx);
 await rx.close();
+await adapters.close();
+const db = adapters.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 
 const rate = (seconds: number) => TOTAL / seconds;
 console.log(
   table([
-    ['path', 'seconds', 'deliveries/s', 'vs baseline', 'lost', 'duplicates'],
-    [`plain fetch loop (${BASELINE_CONCURRENCY} in flight, no DB, unsigned)`, fmt(base.seconds, 2), fmt(rate(base.seconds), 0), '1.00', String(base.lost), '-'],
-    ['embedded scheduler (PGlite jobs rows, signed)', fmt(emb.seconds, 2), fmt(rate(emb.seconds), 0), fmt(rate(emb.seconds) / rate(base.seconds), 2), String(emb.lost), String(emb.duplicates)],
-    [`QStash emulator (${qs.messages} messages, signed)`, fmt(qs.seconds, 2), fmt(rate(qs.seconds), 0), fmt(rate(qs.seconds) / rate(base.seconds), 2), String(qs.lost), String(qs.duplicates)],
+    ['path', 'seconds', 'deliveries/s', 'vs baseline', 'DB round trips/delivery', 'Redis round trips/delivery', 'lost', 'duplicates'],
+    [`plain fetch loop (${BASELINE_CONCURRENCY} in flight, no DB, unsigned)`, fmt(base.seconds, 2), fmt(rate(base.seconds), 0), '1.00', '0', '0', String(base.lost), '-'],
+    [`embedded scheduler (${db} jobs rows, signed)`, fmt(emb.seconds, 2), fmt(rate(emb.seconds), 0), fmt(rate(emb.seconds) / rate(base.seconds), 2), fmt(emb.db, 2), fmt(emb.redis, 2), String(emb.lost), String(emb.duplicates)],
+    [`QStash emulator (${qs.messages} messages, ${db}, signed)`, fmt(qs.seconds, 2), fmt(rate(qs.seconds), 0), fmt(rate(qs.seconds) / rate(base.seconds), 2), fmt(qs.db, 2), fmt(qs.redis, 2), String(qs.lost), String(qs.duplicates)],
   ]),
 );
 const lost = base.lost + emb.lost + qs.lost;
