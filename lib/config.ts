@@ -35,6 +35,8 @@ const ConfigSchema = z.object({
   PORTAL_URL: z.string().optional(),
   ADMIN_TOKEN: z.string().optional(),
   ENCRYPTION_KEY: z.string().optional(),
+  // The key being rotated out: still decrypts what it encrypted until `npm run secrets:rotate` has moved it.
+  ENCRYPTION_KEY_PREVIOUS: z.string().optional(),
   WEBHOOK_RETRY_DELAYS: seconds,
   ALLOW_PRIVATE_WEBHOOK_URLS: bool,
   TRUST_PROXY: bool,

@@ -58,7 +58,7 @@ export async function createNodeServices(config: Config, opts: { database?: Data
     keyCache: new KeyCache(opts.keyCacheTtlMs),
     log: createLogger(config.LOG_LEVEL),
     classify: createClassify(config),
-    secrets: createSecretBox(config.ENCRYPTION_KEY ?? devEncryptionKey(config.DATA_DIR)),
+    secrets: createSecretBox(config.ENCRYPTION_KEY ?? devEncryptionKey(config.DATA_DIR), config.ENCRYPTION_KEY_PREVIOUS),
     resolveHost: nodeResolver,
     queue: createQueue(config, database.db, clock),
     ai: opts.ai ?? createAiEngine(config),

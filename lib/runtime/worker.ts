@@ -34,7 +34,7 @@ function isolateState(env: Record<string, unknown>) {
     env,
     config,
     limits: createUpstashLimits({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN }),
-    secrets: createSecretBox(config.ENCRYPTION_KEY),
+    secrets: createSecretBox(config.ENCRYPTION_KEY, config.ENCRYPTION_KEY_PREVIOUS),
     queue: qstashConfigured(config) ? createQStashQueue(config, systemClock) : createUnconfiguredQueue(),
     ai: createAiEngine(config),
   };

@@ -1,0 +1,89 @@
+// Rotating ENCRYPTION_KEY: with the old key as ENCRYPTION_KEY_PREVIOUS everything stored still decrypts, and
+// `reencryptStoredSecrets` (npm run secrets:rotate) moves every stored secret to the new key, after which the old
+// key is no longer needed.
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendingProviders, webhooks } from '../../schema';
+import { createSecretBox, type SecretBox } from '../../lib/crypto/secret_box';
+import { reencryptStoredSecrets } from '../../lib/crypto/rotate';
+import { generateWebhookSecret } from '../../lib/webhooks/signing';
+import { startTestEnv, type TestEnv } from '../helpers/harness';
+import { TEST_ENCRYPTION_KEY } from '../helpers/harness_constants';
+import { newTenant } from '../helpers/tenant';
+
+const oldKey = randomBytes(32).toString('base64');
+const newKey = randomBytes(32).toString('hex');
+
+describe('SecretBox with a previous key', () => {
+  it('decrypts blobs of either key, encrypts only with the current one, and re-encrypts only old blobs', async () => {
+    const before = createSecretBox(oldKey);
+    const during = createSecretBox(newKey, oldKey);
+    const after = createSecretBox(newKey);
+    const oldBlob = await before.encrypt('whsec_old');
+    expect(await during.decrypt(oldBlob)).toBe('whsec_old');
+    await expect(after.decrypt(oldBlob)).rejects.toThrow(/authentication failed/);
+
+    const newBlob = await during.encrypt('whsec_new');
+    expect(await after.decrypt(newBlob)).toBe('whsec_new');
+    await expect(before.decrypt(newBlob)).rejects.toThrow(/authentication failed/);
+
+    expect(await during.reencrypt(newBlob)).toBeNull();
+    const moved = await during.reencrypt(oldBlob);
+    expect(moved).not.toBeNull();
+    expect(await after.decrypt(moved!)).toBe('whsec_old');
+  });
+
+  it('refuses a blob of a third key and a malformed blob', async () => {
+    const during = createSecretBox(newKey, oldKey);
+    const stranger = await createSecretBox(randomBytes(32).toString('base64')).encrypt('x');
+    await expect(during.decrypt(stranger)).rejects.toThrow(/authentication failed/);
+    await expect(during.reencrypt('v1.not-a-blob')).rejects.toThrow(/malformed/);
+  });
+});
+
+describe('reencryptStoredSecrets', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv();
+  });
+  afterAll(() => env.close());
+
+  it('moves every webhook and provider secret to the new key, once, and skips a row its owner changed meanwhile', async () => {
+    const t = await newTenant(env);
+    const created = await t.call('POST', '/v1/webhooks', { body: { name: 'crm', url: 'https://hooks.example.com/in', events: ['lead.replied'] } });
+    expect(created.status).toBe(201);
+    const providerSecret = generateWebhookSecret();
+    const provider = await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'http', url: 'https://mail.example.com/send', secret: providerSecret });
+    expect(provider.status).toBe(200);
+    const second = await t.call('POST', '/v1/webhooks', { body: { name: 'other', url: 'https://hooks.example.com/other', events: ['lead.replied'] } });
+
+    // The deployment now runs with the new key and the test's key as the previous one.
+    const rotating = createSecretBox(newKey, TEST_ENCRYPTION_KEY);
+    // The second webhook's owner rotates its secret while the run is under way: that row must be left as set.
+    const ownerWrites = await createSecretBox(newKey).encrypt('whsec_set_by_owner');
+    const racing: SecretBox = {
+      ...rotating,
+      reencrypt: async (blob) => {
+        const [row] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, second.json.webhook.id));
+        if (row.secretEnc === blob) await env.services.db.update(webhooks).set({ secretEnc: ownerWrites }).where(eq(webhooks.id, second.json.webhook.id));
+        return rotating.reencrypt(blob);
+      },
+    };
+    const report = await reencryptStoredSecrets(env.services.db, racing);
+    const hooks = report.find((r) => r.store === 'webhook secrets')!;
+    expect(hooks).toMatchObject({ rows: 2, reencrypted: 1, changedMeanwhile: 1, alreadyCurrent: 0 });
+    expect(report.find((r) => r.store === 'sending provider secrets')).toMatchObject({ rows: 1, reencrypted: 1 });
+
+    const newOnly = createSecretBox(newKey);
+    const [hook] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, created.json.webhook.id));
+    expect(await newOnly.decrypt(hook.secretEnc)).toBe(created.json.secret);
+    const [other] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, second.json.webhook.id));
+    expect(other.secretEnc).toBe(ownerWrites);
+    const [prov] = await env.services.db.select().from(sendingProviders).where(eq(sendingProviders.orgId, t.org.id));
+    expect(await newOnly.decrypt(prov.secretEnc!)).toBe(providerSecret);
+
+    const again = await reencryptStoredSecrets(env.services.db, rotating);
+    expect(again.every((r) => r.reencrypted === 0 && r.alreadyCurrent === r.rows)).toBe(true);
+  });
+});
