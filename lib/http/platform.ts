@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
 import { timeout } from 'hono/timeout';
 import { ApiError, envelope } from '../errors';
 import { dispatchAfterWrites } from '../webhooks/after_write';
@@ -35,6 +36,19 @@ export function createPlatform(opts: PlatformOptions) {
   app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
 
   app.use('*', requestId({ headerName: 'X-Request-Id' }));
+  // Every answer, errors included: HSTS, nosniff, no framing, no referrer, and a CSP that allows nothing but the
+  // inline style of /docs. API answers carry tenant data and, once, new keys and secrets: no cache may keep them.
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+      xFrameOptions: 'DENY',
+    }),
+  );
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.req.path !== '/healthz' && c.req.path !== '/openapi.json' && c.req.path !== '/docs') c.header('Cache-Control', 'no-store');
+  });
   app.use('*', async (c, next) => {
     const { services, dispose } = await opts.services(c);
     c.set('services', services);

@@ -173,3 +173,25 @@ describe('service endpoints', () => {
     expect(docs.text).not.toMatch(/<script[^>]+src=/);
   });
 });
+
+describe('security headers', () => {
+  it('sends HSTS, nosniff, no framing and a CSP on every answer, errors included, and no-store on API answers', async () => {
+    const t = await newTenant(env);
+    const answers = {
+      ok: await t.call('GET', '/v1/leads'),
+      unauthorized: await t.call('GET', '/v1/leads', { key: null }),
+      notFound: await t.call('GET', '/v1/no-such-route'),
+      invalid: await t.call('GET', '/v1/leads?limit=0'),
+      admin: await t.admin('POST', '/admin/v1/orgs', { name: 'headers' }),
+      docs: await t.call('GET', '/docs', { key: null }),
+    };
+    expect(Object.values(answers).map((a) => a.status)).toEqual([200, 401, 404, 400, 201, 200]);
+    for (const [name, a] of Object.entries(answers)) {
+      expect(a.headers.get('strict-transport-security'), name).toMatch(/max-age=\d+/);
+      expect(a.headers.get('x-content-type-options'), name).toBe('nosniff');
+      expect(a.headers.get('x-frame-options'), name).toBe('DENY');
+      expect(a.headers.get('content-security-policy'), name).toContain("default-src 'none'");
+      expect(a.headers.get('cache-control'), name).toBe(name === 'docs' ? null : 'no-store');
+    }
+  });
+});
