@@ -22,7 +22,10 @@ const update = adminRoute({
 });
 
 export function registerKeys(app: Group) {
-  app.openapi(create, async (c) => c.json(await createKey(c.get('services').db, c.req.valid('param').org_id, c.req.valid('json')), 201));
+  app.openapi(create, async (c) => {
+    const { db, clock } = c.get('services');
+    return c.json(await createKey(db, c.req.valid('param').org_id, c.req.valid('json'), clock.now()), 201);
+  });
   app.openapi(update, async (c) => {
     const { db, clock, keyCache } = c.get('services');
     const key = await updateKey(db, c.req.valid('param').key_id, c.req.valid('json'), clock.now());

@@ -23,5 +23,8 @@ const update = adminRoute({
 
 export function registerOrgs(app: Group) {
   app.openapi(create, async (c) => c.json({ org: await createOrg(c.get('services').db, c.req.valid('json')) }, 201));
-  app.openapi(update, async (c) => c.json({ org: await updateOrg(c.get('services').db, c.req.valid('param').org_id, c.req.valid('json')) }, 200));
+  app.openapi(update, async (c) => {
+    const { db, clock } = c.get('services');
+    return c.json({ org: await updateOrg(db, c.req.valid('param').org_id, c.req.valid('json'), clock.now()) }, 200);
+  });
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { sendingProviders } from '../../schema';
 import type { Db } from '../db/types';
+import { recordDecision } from '../decisions/record';
 import { ApiError } from '../errors';
 import { checkOutboundUrl } from '../net/ssrf';
 import type { Services } from '../services';
@@ -44,10 +45,16 @@ export async function configureProvider({ db, deps, orgId, input, now }: { db: D
     }
     values = { kind: 'http', url: checked.url.href, secretEnc: input.secret ? await deps.secrets.encrypt(input.secret) : null };
   }
-  const [row] = await db
-    .insert(sendingProviders)
-    .values({ orgId, ...values, updatedAt: now })
-    .onConflictDoUpdate({ target: sendingProviders.orgId, set: { ...values, updatedAt: now } })
-    .returning();
-  return providerView(row);
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(sendingProviders).where(eq(sendingProviders.orgId, orgId)).for('no key update');
+    const [row] = await tx
+      .insert(sendingProviders)
+      .values({ orgId, ...values, updatedAt: now })
+      .onConflictDoUpdate({ target: sendingProviders.orgId, set: { ...values, updatedAt: now } })
+      .returning();
+    // Where replies are sent is a governance decision; the trail keeps the URL and whether it signs, never the secret.
+    const from = before ? providerView(before) : { kind: 'outbox' };
+    await recordDecision(tx, { orgId, actor: 'admin', action: 'sending_provider.configured', detail: { from, to: providerView(row) }, at: now });
+    return providerView(row);
+  });
 }

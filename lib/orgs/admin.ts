@@ -5,6 +5,7 @@ import { generateApiKey, hashApiKey, type KeyPrefix } from '../auth/keys';
 import { campaignView } from '../campaigns/list_campaigns';
 import { rows, type Db } from '../db/types';
 import { stampLeadChange } from '../crm/change_clock';
+import { recordDecision } from '../decisions/record';
 import { ApiError, notFound } from '../errors';
 
 // The organization owner's side (operator.md §3): orgs, clients, campaigns and keys. Called by the admin API.
@@ -48,14 +49,27 @@ export async function createOrg(db: Db, input: { name: string; features?: Partia
   return orgView(org);
 }
 
-export async function updateOrg(db: Db, orgId: string, input: { features?: Partial<OrgFeatures>; demo?: boolean; name?: string }) {
-  const org = await requireOrg(db, orgId);
-  const [updated] = await db
-    .update(organizations)
-    .set({ features: { ...org.features, ...input.features }, demo: input.demo ?? org.demo, name: input.name ?? org.name })
-    .where(eq(organizations.id, orgId))
-    .returning();
-  return orgView(updated);
+/** The fields that differ between two views, as { field: { from, to } }: what a governance decision records. */
+export function changesBetween<T extends Record<string, unknown>>(before: T, after: T): Record<string, { from: unknown; to: unknown }> {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const k of Object.keys(after)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = { from: before[k], to: after[k] };
+  return out;
+}
+
+export async function updateOrg(db: Db, orgId: string, input: { features?: Partial<OrgFeatures>; demo?: boolean; name?: string }, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [org] = await tx.select().from(organizations).where(eq(organizations.id, orgId)).for('no key update');
+    if (!org) throw notFound('organization');
+    const [updated] = await tx
+      .update(organizations)
+      .set({ features: { ...org.features, ...input.features }, demo: input.demo ?? org.demo, name: input.name ?? org.name })
+      .where(eq(organizations.id, orgId))
+      .returning();
+    const changes = changesBetween(orgView(org), orgView(updated));
+    // Features switch whole APIs on (crm, agency tools): who changed them and when belongs in the trail.
+    if (Object.keys(changes).length > 0) await recordDecision(tx, { orgId, actor: 'admin', action: 'org.updated', detail: { changes }, at: now });
+    return orgView(updated);
+  });
 }
 
 export async function createClient(db: Db, orgId: string, input: { name: string; portal?: Partial<PortalPermissions> }) {
@@ -128,12 +142,21 @@ export type KeyInput = {
   read_only?: boolean;
 };
 
-/** Creates a key; the secret is returned once and only its hash is stored. */
-export async function createKey(db: Db, orgId: string, input: KeyInput) {
+/** Creates a key; the secret is returned once and only its hash is stored. The trail records the key's grant. */
+export async function createKey(db: Db, orgId: string, input: KeyInput, now = new Date()) {
   await requireOrg(db, orgId);
   if (input.client_id) await requireClientOf(db, orgId, input.client_id);
   const prefix = input.prefix ?? 'live';
   const secret = generateApiKey(prefix);
+  return db.transaction(async (tx) => {
+    const created = await insertKey(tx, orgId, input, prefix, secret);
+    const { created_at: _, ...grant } = created;
+    await recordDecision(tx, { orgId, actor: 'admin', action: 'key.created', detail: { key: grant }, at: now });
+    return { key: created, secret };
+  });
+}
+
+async function insertKey(db: Db, orgId: string, input: KeyInput, prefix: KeyPrefix, secret: string) {
   const [key] = await db
     .insert(apiKeys)
     .values({
@@ -150,19 +173,27 @@ export async function createKey(db: Db, orgId: string, input: KeyInput) {
       readOnly: input.read_only ?? false,
     })
     .returning();
-  return { key: keyView(key), secret };
+  return keyView(key);
 }
 
+/** Autonomy, scopes and revocation govern what a key may send: each change is a Decision Trail row. */
 export async function updateKey(db: Db, keyId: string, input: { autonomy_level?: number; scopes?: string[]; revoked?: boolean }, now: Date) {
-  const [key] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
-  if (!key) throw notFound('key');
-  const revokedAt = input.revoked === undefined ? key.revokedAt : input.revoked ? key.revokedAt ?? now : null;
-  const [updated] = await db
-    .update(apiKeys)
-    .set({ autonomyLevel: input.autonomy_level ?? key.autonomyLevel, scopes: input.scopes ?? key.scopes, revokedAt })
-    .where(eq(apiKeys.id, keyId))
-    .returning();
-  return keyView(updated);
+  return db.transaction(async (tx) => {
+    const [key] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId)).for('no key update');
+    if (!key) throw notFound('key');
+    const revokedAt = input.revoked === undefined ? key.revokedAt : input.revoked ? key.revokedAt ?? now : null;
+    const [updated] = await tx
+      .update(apiKeys)
+      .set({ autonomyLevel: input.autonomy_level ?? key.autonomyLevel, scopes: input.scopes ?? key.scopes, revokedAt })
+      .where(eq(apiKeys.id, keyId))
+      .returning();
+    const changes = changesBetween(keyView(key), keyView(updated));
+    if (Object.keys(changes).length > 0) {
+      const action = changes.revoked ? (updated.revokedAt ? 'key.revoked' : 'key.restored') : 'key.updated';
+      await recordDecision(tx, { orgId: key.orgId, actor: 'admin', action, detail: { key_id: key.id, key_name: key.name, changes }, at: now });
+    }
+    return keyView(updated);
+  });
 }
 
 /** Locks the matching leads (so stamping cannot deadlock with a writer) and stamps them as changed. */

@@ -106,10 +106,36 @@ describe('admin API', () => {
     await t.call('PATCH', `/v1/leads/${a.reply.id}`, { body: { notes: 'first' } });
     await t.call('PATCH', `/v1/leads/${b.reply.id}`, { body: { notes: 'second' } });
     const all = await t.admin('GET', `/admin/v1/orgs/${t.org.id}/decisions`);
-    expect(all.json.decisions).toHaveLength(2);
+    expect(all.json.decisions.map((d: { action: string }) => d.action).sort()).toEqual(['key.created', 'lead.updated', 'lead.updated']);
     const one = await t.admin('GET', `/admin/v1/orgs/${t.org.id}/decisions?reply_id=${a.reply.id}`);
     expect(one.json.decisions).toHaveLength(1);
     expect(one.json.decisions[0]).toMatchObject({ actor: 'owner key', action: 'lead.updated', reply_id: a.reply.id, detail: { changed: ['notes'] } });
     expect((await t.admin('GET', `/admin/v1/orgs/${t.org.id}/decisions?reply_id=x`)).status).toBe(400);
+  });
+
+  it('records every grant, autonomy change, revocation, provider and feature change in the trail, never a secret', async () => {
+    const t = await newTenant(env);
+    const trail = async () => (await t.admin('GET', `/admin/v1/orgs/${t.org.id}/decisions`)).json.decisions.filter((d: { action: string }) => d.action !== 'key.created' || d.detail.key.name === 'sender') as Array<{ actor: string; action: string; detail: any }>;
+    const created = await t.admin('POST', `/admin/v1/orgs/${t.org.id}/keys`, { name: 'sender', scopes: ['replies.send'], autonomy_level: 1 });
+    expect(created.status).toBe(201);
+    const keyId = created.json.key.id;
+    expect((await t.admin('PATCH', `/admin/v1/keys/${keyId}`, { autonomy_level: 2 })).status).toBe(200);
+    expect((await t.admin('PATCH', `/admin/v1/keys/${keyId}`, { autonomy_level: 2 })).status).toBe(200); // no change, no row
+    expect((await t.admin('PATCH', `/admin/v1/keys/${keyId}`, { revoked: true })).status).toBe(200);
+    const providerSecret = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
+    expect((await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'http', url: 'https://mail.example.com/send', secret: providerSecret })).status).toBe(200);
+    expect((await t.admin('PATCH', `/admin/v1/orgs/${t.org.id}`, { features: { crm: true } })).status).toBe(200);
+
+    const rows = await trail();
+    expect(rows.map((d) => d.action).sort()).toEqual(['key.created', 'key.revoked', 'key.updated', 'org.updated', 'sending_provider.configured']);
+    const by = Object.fromEntries(rows.map((d) => [d.action, d]));
+    expect(by['key.created']).toMatchObject({ actor: 'admin', detail: { key: { id: keyId, name: 'sender', scopes: ['replies.send'], autonomy_level: 1, revoked: false } } });
+    expect(by['key.updated'].detail).toEqual({ key_id: keyId, key_name: 'sender', changes: { autonomy_level: { from: 1, to: 2 } } });
+    expect(by['key.revoked'].detail.changes).toEqual({ revoked: { from: false, to: true } });
+    expect(by['sending_provider.configured'].detail).toEqual({ from: { kind: 'outbox' }, to: { kind: 'http', url: 'https://mail.example.com/send', signed: true } });
+    expect(by['org.updated'].detail.changes.features.to.crm).toBe(true);
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain(created.json.secret);
+    expect(text).not.toContain(providerSecret);
   });
 });
