@@ -17,6 +17,8 @@ import { createClassify } from './classify';
 import { createAiEngine } from '../ai';
 import type { AiEngine } from '../ai/types';
 
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
 // Per isolate: parsed configuration, the key cache (≤ 30 s) and the limiter instances.
 const keyCache = new KeyCache();
 let cached: { env: unknown; config: Config; limits: ReturnType<typeof createUpstashLimits>; secrets: SecretBox; queue: Queue; ai: AiEngine } | undefined;
@@ -27,6 +29,10 @@ function isolateState(env: Record<string, unknown>) {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required on Workers');
   if (!config.UPSTASH_REDIS_REST_URL || !config.UPSTASH_REDIS_REST_TOKEN) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are required on Workers');
   if (!config.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY is required on Workers');
+  // The admin token opens every organization: a short one is a guessable one (the per-IP limit only slows guessing).
+  if (config.ADMIN_TOKEN !== undefined && config.ADMIN_TOKEN.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new Error(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters on Workers (e.g. openssl rand -base64 32)`);
+  }
   // No jobs-table runner lives on Workers: webhook deliveries, retries and due steps need QStash there. Without it
   // only the jobs Worker's cron sweep moves webhooks (once a minute): said loudly, once per isolate.
   if (!qstashConfigured(config)) createLogger(config.LOG_LEVEL).warn('QStash is not configured: webhooks fall back to the once-a-minute sweep');
