@@ -115,7 +115,7 @@ describe('admin API', () => {
 
   it('records every grant, autonomy change, revocation, provider and feature change in the trail, never a secret', async () => {
     const t = await newTenant(env);
-    const trail = async () => (await t.admin('GET', `/admin/v1/orgs/${t.org.id}/decisions`)).json.decisions.filter((d: { action: string }) => d.action !== 'key.created' || d.detail.key.name === 'sender') as Array<{ actor: string; action: string; detail: any }>;
+    const trail = async () => (await t.admin('GET', `/admin/v1/orgs/${t.org.id}/decisions`)).json.decisions.filter((d: { action: string; detail: any }) => d.action !== 'key.created' || d.detail.key.name === 'sender') as Array<{ actor: string; action: string; detail: any }>;
     const created = await t.admin('POST', `/admin/v1/orgs/${t.org.id}/keys`, { name: 'sender', scopes: ['replies.send'], autonomy_level: 1 });
     expect(created.status).toBe(201);
     const keyId = created.json.key.id;
