@@ -79,5 +79,10 @@ export const events = pgTable(
     // Set once the dispatcher has fanned the event out into deliveries.
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('events_pending_idx').on(t.createdAt).where(sql`${t.dispatchedAt} is null`), index('events_org_idx').on(t.orgId)],
+  (t) => [
+    index('events_pending_idx').on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+    index('events_org_idx').on(t.orgId),
+    // The retention prune's scan for dispatched events past the history window (lib/webhooks/prune.ts).
+    index('events_dispatched_idx').on(t.dispatchedAt).where(sql`${t.dispatchedAt} is not null`),
+  ],
 );

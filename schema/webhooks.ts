@@ -48,6 +48,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_org_idx').on(t.orgId),
     // The sweep's scan for pending deliveries whose time has come (or whose lease ran out).
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // The retention prune's scan for finished deliveries past the history window (lib/webhooks/prune.ts).
+    index('webhook_deliveries_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
   ],
 );
 

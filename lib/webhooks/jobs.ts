@@ -2,6 +2,7 @@
 // the sweep (whatever a missed trigger or a failed publish left behind). Both queue adapters run these handlers.
 import { z } from 'zod';
 import { pruneJobs } from '../queue/embedded';
+import { pruneWebhookHistory } from './prune';
 import type { JobHandlers } from '../queue/port';
 import type { Services } from '../services';
 import { DELIVERY_LEASE_MS, deliverDue } from './attempt';
@@ -50,6 +51,7 @@ export function webhookJobHandlers(opts: WebhookJobOptions = {}): JobHandlers {
         if (claimed === 0) break;
         sent += claimed;
       }
+      await pruneWebhookHistory(services.db, services.clock.now());
       if (services.queue.kind === 'embedded') await pruneJobs(services.db, services.clock.now());
     },
   };

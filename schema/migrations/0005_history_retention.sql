@@ -1,0 +1,2 @@
+CREATE INDEX "events_dispatched_idx" ON "events" USING btree ("dispatched_at") WHERE "events"."dispatched_at" is not null;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_finished_idx" ON "webhook_deliveries" USING btree ("updated_at") WHERE "webhook_deliveries"."status" <> 'pending';
