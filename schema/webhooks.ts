@@ -16,6 +16,9 @@ export const webhooks = pgTable(
     events: jsonb('events').$type<string[]>().notNull(),
     // Encrypted at rest: signing needs the secret itself, so it cannot be a hash.
     secretEnc: text('secret_enc').notNull(),
+    // During a secret roll the replaced secret keeps signing (beside the new one) until it expires.
+    previousSecretEnc: text('previous_secret_enc'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, mode: 'date' }),
     isActive: boolean('is_active').notNull().default(true),
     failureCount: integer('failure_count').notNull().default(0),
     disabledReason: text('disabled_reason'),

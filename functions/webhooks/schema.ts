@@ -64,6 +64,26 @@ export const ManualDelivery = z
   })
   .openapi('ManualDelivery');
 
+export const RotateSecretBody = z
+  .strictObject({
+    previous_secret_expires_in_hours: z
+      .number()
+      .int()
+      .min(0)
+      .max(168)
+      .optional()
+      .openapi({ description: 'how long the replaced secret keeps signing beside the new one; default 24, 0 = stops at once' }),
+  })
+  .openapi('RotateWebhookSecret');
+
+export const RotateSecretResponse = z
+  .object({
+    webhook: Webhook,
+    secret: z.string().openapi({ description: 'the new whsec_… secret; shown only in this response' }),
+    previous_secret_expires_at: z.string().nullable().openapi({ description: 'until when deliveries also carry a signature with the replaced secret' }),
+  })
+  .openapi('RotatedWebhookSecret');
+
 export const RedeliverBody = z.strictObject({ event_id: z.string().min(1).max(100) }).openapi('Redeliver');
 
 export const AttemptsQuery = z.object({ event_id: z.string().min(1).max(100).optional(), ...pageQuery(50, 100) });

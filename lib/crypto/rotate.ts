@@ -8,10 +8,11 @@ import { sendingProviders, webhooks } from '../../schema';
 import type { Db } from '../db/types';
 import type { SecretBox } from './secret_box';
 
-type Store = { name: string; table: PgTable; id: PgColumn; blob: PgColumn };
+type Store = { name: string; table: PgTable; id: PgColumn; blob: PgColumn; field: string };
 const STORES: Store[] = [
-  { name: 'webhook secrets', table: webhooks, id: webhooks.id, blob: webhooks.secretEnc },
-  { name: 'sending provider secrets', table: sendingProviders, id: sendingProviders.orgId, blob: sendingProviders.secretEnc },
+  { name: 'webhook secrets', table: webhooks, id: webhooks.id, blob: webhooks.secretEnc, field: 'secretEnc' },
+  { name: 'rolled-over webhook secrets', table: webhooks, id: webhooks.id, blob: webhooks.previousSecretEnc, field: 'previousSecretEnc' },
+  { name: 'sending provider secrets', table: sendingProviders, id: sendingProviders.orgId, blob: sendingProviders.secretEnc, field: 'secretEnc' },
 ];
 
 export type RotationReport = { store: string; rows: number; reencrypted: number; alreadyCurrent: number; changedMeanwhile: number }[];
@@ -29,7 +30,7 @@ export async function reencryptStoredSecrets(db: Db, secrets: SecretBox): Promis
       }
       const updated = await db
         .update(s.table)
-        .set({ secretEnc: next } as never) // both stores name the column secretEnc
+        .set({ [s.field]: next } as never)
         .where(and(eq(s.id, row.id), eq(s.blob, row.blob)))
         .returning({ id: s.id });
       if (updated.length === 1) line.reencrypted++;

@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import { deliverOnce, type DeliveryResult } from './deliver';
 import { checkWebhookUrl } from './manage';
 import { recordAutomaticAttempts, type AttemptOutcome } from './record';
+import { signingSecrets } from './rotate_secret';
 import { signDelivery } from './signing';
 
 /** A claimed delivery is ours this long: longer than one attempt (10 s timeout) plus recording it. */
@@ -67,11 +68,20 @@ export async function deliverDue(
 
 async function loadEndpoints(services: Services, ids: string[]) {
   const rows = await services.db
-    .select({ id: webhooks.id, orgId: webhooks.orgId, url: webhooks.url, secretEnc: webhooks.secretEnc, isActive: webhooks.isActive })
+    .select({
+      id: webhooks.id,
+      orgId: webhooks.orgId,
+      url: webhooks.url,
+      secretEnc: webhooks.secretEnc,
+      previousSecretEnc: webhooks.previousSecretEnc,
+      previousSecretExpiresAt: webhooks.previousSecretExpiresAt,
+      isActive: webhooks.isActive,
+    })
     .from(webhooks)
     .where(inArray(webhooks.id, ids));
-  const out = new Map<string, { endpoint: Endpoint; secret: string }>();
-  for (const r of rows) out.set(r.id, { endpoint: r, secret: await services.secrets.decrypt(r.secretEnc) });
+  const out = new Map<string, { endpoint: Endpoint; secret: string[] }>();
+  const now = services.clock.now();
+  for (const r of rows) out.set(r.id, { endpoint: r, secret: await signingSecrets(services.secrets, r, now) });
   return out;
 }
 
@@ -82,7 +92,8 @@ async function loadEndpoints(services: Services, ids: string[]) {
 export async function attemptDelivery(
   services: Pick<Services, 'config' | 'resolveHost'>,
   endpoint: Pick<Endpoint, 'url'>,
-  secret: string,
+  /** The current secret, then a rolled-over one while it lasts (lib/webhooks/rotate_secret.ts). */
+  secret: string | readonly string[],
   delivery: Pick<ClaimedDelivery, 'eventId' | 'body'>,
 ): Promise<DeliveryResult> {
   const checked = await checkWebhookUrl(services, endpoint.url);

@@ -13,6 +13,7 @@ import type { DeliveryResult } from './deliver';
 import { eventClients } from './dispatch';
 import { findWebhook } from './manage';
 import { lastErrorOf } from './record';
+import { signingSecrets } from './rotate_secret';
 import { eventBody, isSubscribed } from './views';
 
 type Hook = typeof webhooks.$inferSelect;
@@ -39,7 +40,7 @@ export async function testWebhook({ services, auth, id }: { services: Services; 
   const at = clock.now();
   const eventId = `evt_${randomToken(24, 'base62')}`;
   const body = eventBody({ id: eventId, kind: 'test.ping', createdAt: at, data: { webhook_id: hook.id, message: 'Test delivery: your endpoint is reachable and can verify our signature.' } });
-  const result = await attemptDelivery(services, hook, await services.secrets.decrypt(hook.secretEnc), { eventId, body });
+  const result = await attemptDelivery(services, hook, await signingSecrets(services.secrets, hook, clock.now()), { eventId, body });
   const [delivery] = await db
     .insert(webhookDeliveries)
     .values({ orgId: hook.orgId, webhookId: hook.id, eventId, eventKind: 'test.ping', body, status: result.ok ? 'succeeded' : 'failed', createdAt: at, updatedAt: at })
@@ -57,7 +58,7 @@ export async function redeliverEvent({ services, auth, id, eventId }: { services
   const hook = await findWebhook(db, auth, id);
   const delivery = (await findDelivery(db, hook.id, eventId)) ?? (await replayDelivery(db, hook, eventId, clock.now()));
   const at = clock.now();
-  const result = await attemptDelivery(services, hook, await services.secrets.decrypt(hook.secretEnc), delivery);
+  const result = await attemptDelivery(services, hook, await signingSecrets(services.secrets, hook, clock.now()), delivery);
   await recordManual(db, hook, delivery, 'redeliver', result, at);
   return manualView(eventId, delivery.eventKind, result);
 }

@@ -18,7 +18,7 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
     // CRM leads are addressed by the lead's stable id (a warm, visible lead of the tenant's client).
     '/v1/crm/leads/{id}:id': leadId,
     '/v1/crm/leads/{id}/notes:id': leadId,
-    ...Object.fromEntries(['', '/test', '/deliveries', '/redeliver'].map((tail) => [`/v1/webhooks/{id}${tail}:id`, webhook.id])),
+    ...Object.fromEntries(['', '/test', '/deliveries', '/redeliver', '/rotate-secret'].map((tail) => [`/v1/webhooks/{id}${tail}:id`, webhook.id])),
   };
 }
 
@@ -35,6 +35,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/webhooks': { name: 'n', url: 'https://hooks.example.com/x', events: ['lead.replied'] },
   'PATCH /v1/webhooks/{id}': { is_active: false },
   'POST /v1/webhooks/{id}/redeliver': { event_id: 'evt_fixture' },
+  'POST /v1/webhooks/{id}/rotate-secret': { previous_secret_expires_in_hours: 1 },
 };
 
 export function sampleBody(method: string, path: string): unknown {
