@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { followups, replies } from '../../schema';
+import { followups, leads, replies } from '../../schema';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
 import { ApiError, notFound } from '../errors';
@@ -38,7 +38,13 @@ export async function createFollowup(deps: Deps & { orgId: string; input: { repl
   const { db, orgId, input, now } = deps;
   const dueAt = new Date(input.due_at);
   const f = await db.transaction(async (tx) => {
-    const [reply] = await tx.select({ id: replies.id, leadId: replies.leadId }).from(replies).where(and(eq(replies.id, input.reply_id), eq(replies.orgId, orgId)));
+    // KEY SHARE on reply, then lead (findReplyForUpdate's order): the insert's FK checks lock lead first, deadlocking with sends.
+    const [reply] = await tx
+      .select({ id: replies.id, leadId: replies.leadId })
+      .from(replies)
+      .innerJoin(leads, eq(leads.id, replies.leadId))
+      .where(and(eq(replies.id, input.reply_id), eq(replies.orgId, orgId)))
+      .for('key share', { of: [replies, leads] });
     if (!reply) throw notFound('reply');
     const [row] = await tx
       .insert(followups)
