@@ -79,11 +79,12 @@ export async function createClient(db: Db, orgId: string, input: { name: string;
 }
 
 export async function updateClient(db: Db, clientId: string, input: { portal?: Partial<PortalPermissions>; name?: string }) {
-  const [client] = await db.select().from(clients).where(eq(clients.id, clientId));
-  if (!client) throw notFound('client');
-  const portal = { ...client.portal, ...input.portal };
-  const visibilityChanged = JSON.stringify(portal) !== JSON.stringify(client.portal);
   const updated = await db.transaction(async (tx) => {
+    // Read under the row lock: merged from an unlocked read, concurrent PATCHes wrote each other's old fields back.
+    const [client] = await tx.select().from(clients).where(eq(clients.id, clientId)).for('no key update');
+    if (!client) throw notFound('client');
+    const portal = { ...client.portal, ...input.portal };
+    const visibilityChanged = JSON.stringify(portal) !== JSON.stringify(client.portal);
     const [row] = await tx.update(clients).set({ portal, name: input.name ?? client.name }).where(eq(clients.id, clientId)).returning();
     // Portal switches change which leads the CRM feed shows: stamp them so an incremental sync sees them appear.
     if (visibilityChanged) await stampLeadsWhere(tx, client.orgId, sql`campaign_id in (select id from campaigns where client_id = ${clientId})`);
@@ -106,11 +107,12 @@ export async function createCampaign(db: Db, orgId: string, input: CampaignInput
 
 /** Stats sync from the sending tool (and status/client changes); stamps `stats_last_synced_at`. */
 export async function updateCampaign(db: Db, campaignId: string, input: Partial<CampaignInput>, now: Date) {
-  const [current] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
-  if (!current) throw notFound('campaign');
-  const client = input.client_id ? await requireClientOf(db, current.orgId, input.client_id) : null;
-  const movesClient = input.client_id !== undefined && (client?.id ?? null) !== current.clientId;
   const [c] = await db.transaction(async (tx) => {
+    // Read under the row lock: merged from an unlocked read, a stats sync racing a client move undid the move.
+    const [current] = await tx.select().from(campaigns).where(eq(campaigns.id, campaignId)).for('no key update');
+    if (!current) throw notFound('campaign');
+    const client = input.client_id ? await requireClientOf(tx, current.orgId, input.client_id) : null;
+    const movesClient = input.client_id !== undefined && (client?.id ?? null) !== current.clientId;
     const updatedRows = await tx
       .update(campaigns)
       .set({
