@@ -3,7 +3,7 @@ import { leads, type Deal, type NextAction } from '../../schema';
 import type { AuthContext } from '../auth/keys';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
-import { ApiError } from '../errors';
+import { ApiError, notFound } from '../errors';
 import { applyCrmWriteToFollowups } from '../followups/crm_effects';
 import type { Limits } from '../limits/port';
 import { isRefused, type Refused } from '../sending/types';
@@ -31,6 +31,8 @@ const sameAction = (a: NextAction | null, b: NextAction | null) => (a === null |
 /** The lead as the CRM sees it, read inside the write's transaction (its own changes included). */
 export async function crmLeadInTx(tx: Db, tenant: CrmTenant, leadId: string, portalUrl: string): Promise<CrmLead> {
   const [row] = await selectCrmLeads(tx, tenant, { where: eq(leads.id, leadId), limit: 1 });
+  // A portal switch or client move committed since the lead was locked hides it: not found (rolls back), not a 500.
+  if (!row) throw notFound('lead');
   return crmLeadView(row, portalUrl);
 }
 
