@@ -32,8 +32,9 @@ export async function createWebhook({ services, auth, input, now }: { services: 
   const id = `wh-${randomToken(16, 'base62')}`;
 
   const row = await services.db.transaction(async (tx) => {
-    // The organization row is the lock that keeps two concurrent creates from both being the 10th.
-    await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, auth.orgId)).for('update');
+    // The organization row is the lock that keeps two concurrent creates from both being the 10th. NO KEY UPDATE:
+    // FOR UPDATE would also wait for every open write of the organization (their inserts KEY SHARE-lock this row).
+    await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, auth.orgId)).for('no key update');
     const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.orgId, auth.orgId));
     if (n >= MAX_WEBHOOKS_PER_ORG) {
       throw new ApiError('webhook_limit_reached', `this organization already has ${MAX_WEBHOOKS_PER_ORG} webhooks; delete one first`);
