@@ -1,29 +1,14 @@
 // Events → deliveries → signed POSTs, verified by a local receiver with the stripe and standardwebhooks packages.
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events, webhookDeliveries } from '../../schema';
 import { emitEvent } from '../../lib/events/outbox';
-import type { TestEnv } from '../helpers/harness';
-import { startReceiver, verifyHit, type Receiver } from '../helpers/receiver';
+import { verifyHit } from '../helpers/receiver';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { drain, startWebhookEnv } from '../helpers/webhook_env';
+import { drain, webhookSuite } from '../helpers/webhook_env';
 
-let env: TestEnv;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  env = await startWebhookEnv();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(() => env.close());
-
-async function receiver() {
-  const r = await startReceiver();
-  receivers.push(r);
-  return r;
-}
+const { env, receiver } = webhookSuite();
 
 async function hook(t: Tenant, url: string, events: string[], key?: string) {
   const r = await t.call('POST', '/v1/webhooks', { ...(key ? { key } : {}), body: { name: 'integration', url, events } });

@@ -1,28 +1,18 @@
 // Failure counting: every failed attempt counts, across events; any success resets to 0; 10 in a row disable the
 // endpoint (is_active false, disabled_reason set, a Decision Trail row); PATCH is_active re-enables with the same secret.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decisions, webhookDeliveries } from '../../schema';
-import type { TestEnv } from '../helpers/harness';
-import { startReceiver, verifyHit, type Answer, type Receiver } from '../helpers/receiver';
+import { verifyHit, type Answer } from '../helpers/receiver';
 import { newTenant } from '../helpers/tenant';
-import { drain, startWebhookEnv } from '../helpers/webhook_env';
+import { drain, webhookSuite } from '../helpers/webhook_env';
 
-let env: TestEnv;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  env = await startWebhookEnv();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(() => env.close());
+const { env, receiver } = webhookSuite();
 
 async function setup() {
   const t = await newTenant(env);
   let answer: Answer = { status: 500, body: 'nope' };
-  const rx = await startReceiver(() => answer);
-  receivers.push(rx);
+  const rx = await receiver(() => answer);
   const created = await t.call('POST', '/v1/webhooks', { body: { name: 'n', url: rx.url, events: ['lead.replied'] } });
   const get = async () => (await t.call('GET', `/v1/webhooks/${created.json.webhook.id}`)).json.webhook;
   /** n new events, each delivered (attempted) once. */

@@ -1,25 +1,15 @@
 // What integrators do by hand: POST /test (a signed test.ping to that endpoint only), GET /deliveries (the attempt
 // log) and POST /redeliver (the same event id and stored body, signed anew; also a replay of a missed event).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEnv } from '../helpers/harness';
-import { startReceiver, verifyHit, type Answer, type Receiver } from '../helpers/receiver';
+import { describe, expect, it } from 'vitest';
+import { verifyHit, type Answer } from '../helpers/receiver';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { drain, startWebhookEnv } from '../helpers/webhook_env';
+import { drain, webhookSuite } from '../helpers/webhook_env';
 
-let env: TestEnv;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  env = await startWebhookEnv();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(() => env.close());
+const { env, receiver } = webhookSuite();
 
 async function endpoint(t: Tenant, events = ['lead.replied']) {
   let answer: Answer = { status: 200, body: 'thanks' };
-  const rx = await startReceiver(() => answer);
-  receivers.push(rx);
+  const rx = await receiver(() => answer);
   const r = await t.call('POST', '/v1/webhooks', { body: { name: 'n', url: rx.url, events } });
   expect(r.status).toBe(201);
   return { rx, id: r.json.webhook.id as string, secret: r.json.secret as string, answer: (a: Answer) => (answer = a) };

@@ -1,26 +1,16 @@
 // The webhook history (events, deliveries, attempts) holds prospects' addresses and reply text: it is kept for
 // WEBHOOK_HISTORY_DAYS and then deleted by the sweep, pending deliveries excepted. Time moves with the test clock.
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events, webhookAttempts, webhookDeliveries } from '../../schema';
 import { runHandler } from '../../lib/queue/run';
 import { pruneWebhookHistory, WEBHOOK_HISTORY_DAYS } from '../../lib/webhooks/prune';
 import { SWEEP_JOB } from '../../lib/webhooks/jobs';
 import { jobHandlers } from '../../functions/jobs/handlers';
-import type { TestEnv } from '../helpers/harness';
-import { startReceiver, type Receiver } from '../helpers/receiver';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { drain, startWebhookEnv } from '../helpers/webhook_env';
+import { drain, webhookSuite } from '../helpers/webhook_env';
 
-let env: TestEnv;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  env = await startWebhookEnv();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(() => env.close());
+const { env, receiver } = webhookSuite();
 
 const days = (n: number) => n * 86_400_000;
 
@@ -43,8 +33,7 @@ const exists = async (deliveryId: string, eventId: string) => ({
 describe('webhook history retention', () => {
   it(`deletes finished deliveries, their attempts and dispatched events older than ${WEBHOOK_HISTORY_DAYS} days, nothing newer and nothing pending`, async () => {
     const t = await newTenant(env);
-    const rx = await startReceiver();
-    receivers.push(rx);
+    const rx = await receiver();
     expect((await t.call('POST', '/v1/webhooks', { body: { name: 'crm', url: rx.url, events: ['lead.replied'] } })).status).toBe(201);
 
     const old = await deliveredReply(t);
@@ -66,8 +55,7 @@ describe('webhook history retention', () => {
 
   it('deletes at most the given number of rows per run, and the sweep job prunes', async () => {
     const t = await newTenant(env);
-    const rx = await startReceiver();
-    receivers.push(rx);
+    const rx = await receiver();
     expect((await t.call('POST', '/v1/webhooks', { body: { name: 'crm', url: rx.url, events: ['lead.replied'] } })).status).toBe(201);
     const made = [await deliveredReply(t), await deliveredReply(t), await deliveredReply(t)];
     env.clock.advance(days(WEBHOOK_HISTORY_DAYS + 1));

@@ -1,27 +1,18 @@
 // Retries on the service's own schedule (WEBHOOK_RETRY_DELAYS[i] after the (i+1)-th failure; failed after the last),
 // with the stored body and event id unchanged on every attempt. Time moves with the test clock.
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries } from '../../schema';
 import type { TestEnv } from '../helpers/harness';
-import { startReceiver, verifyHit, type Answer, type Receiver } from '../helpers/receiver';
+import { verifyHit, type Answer } from '../helpers/receiver';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { drain, startWebhookEnv } from '../helpers/webhook_env';
+import { drain, startWebhookEnv, webhookSuite } from '../helpers/webhook_env';
 
-let env: TestEnv;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  env = await startWebhookEnv();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(() => env.close());
+const { env, receiver } = webhookSuite();
 
 async function setup(answer: (n: number) => Answer, e: TestEnv = env) {
   const t = await newTenant(e);
-  const rx = await startReceiver(answer);
-  receivers.push(rx);
+  const rx = await receiver(answer);
   const created = await t.call('POST', '/v1/webhooks', { body: { name: 'n', url: rx.url, events: ['lead.replied'] } });
   await t.reply();
   return { t, rx, id: created.json.webhook.id as string, secret: created.json.secret as string };

@@ -1,28 +1,18 @@
 // Rolling a webhook secret: the new secret signs at once, the replaced one keeps signing beside it until it expires
 // (so a receiver switching over never rejects a delivery), then only the new one does. Verified with the stripe and
 // standardwebhooks packages, as a receiver would.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestEnv } from '../helpers/harness';
-import { startReceiver, verifyHit, type Receiver } from '../helpers/receiver';
+import { describe, expect, it } from 'vitest';
+import { verifyHit, type Receiver } from '../helpers/receiver';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { drain, startWebhookEnv } from '../helpers/webhook_env';
+import { drain, webhookSuite } from '../helpers/webhook_env';
 
-let env: TestEnv;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  env = await startWebhookEnv();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(() => env.close());
+const { env, receiver } = webhookSuite();
 
 const hours = (n: number) => n * 3_600_000;
 
 async function setup() {
   const t = await newTenant(env);
-  const rx = await startReceiver();
-  receivers.push(rx);
+  const rx = await receiver();
   const created = await t.call('POST', '/v1/webhooks', { body: { name: 'crm', url: rx.url, events: ['lead.replied'] } });
   expect(created.status).toBe(201);
   return { t, rx, id: created.json.webhook.id as string, original: created.json.secret as string };

@@ -2,7 +2,7 @@
 // own on the real PostgreSQL (through the Neon driver and the relay), because the dispatcher, the job runner and
 // the sweep work on every organization's rows, exactly as in production, and must not pick up other files' rows.
 import { sql } from 'drizzle-orm';
-import { inject, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../../lib/config';
 import { openNeon } from '../../lib/db/neon';
@@ -17,6 +17,7 @@ import { migrateThroughNeon, recreateDatabase } from './it_database';
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { startQStashEmulator, type QStashEmulator } from '../infra/qstash_emulator';
+import { startReceiver, type Receiver } from './receiver';
 
 export async function startWebhookEnv(vars: Record<string, string> = {}): Promise<TestEnv> {
   if (TIER !== 'integration') return startTestEnv(vars);
@@ -41,6 +42,54 @@ export async function startWebhookEnv(vars: Record<string, string> = {}): Promis
     close: async () => {
       await services.close();
       await dropDatabase(name);
+    },
+  };
+}
+
+/**
+ * A test file's environment, started before its tests and closed after them, and the receivers its tests start,
+ * each closed after its test. `env` reads through to the started environment, so it is usable in hooks and tests
+ * only. integrationOnly: starts nothing on the embedded tier (the file's tests are skipped there). start: how the
+ * environment is started; startTestEnv for a file whose rows may share the tier's database.
+ */
+export function webhookSuite({ integrationOnly = false, start = startWebhookEnv }: { integrationOnly?: boolean; start?: () => Promise<TestEnv> } = {}) {
+  let current: TestEnv | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    if (integrationOnly && TIER !== 'integration') return;
+    current = await start();
+  });
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const started = () => {
+    if (!current) throw new Error('the test environment is not started: read env inside hooks and tests');
+    return current;
+  };
+  const env: TestEnv = {
+    get services() {
+      return started().services;
+    },
+    get app() {
+      return started().app;
+    },
+    get clock() {
+      return started().clock;
+    },
+    get config() {
+      return started().config;
+    },
+    close: () => started().close(),
+  };
+  return {
+    env,
+    receiver: async (answer?: Receiver['answer']) => {
+      const r = await startReceiver(answer);
+      receivers.push(r);
+      return r;
     },
   };
 }

@@ -4,19 +4,13 @@
 // one portal switch undid another. PGlite runs one statement at a time; the read-merge-write window is real there
 // too but far narrower. (Keys and organizations are read under a row lock already.)
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { campaigns, clients } from '../../schema';
-import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
+import { startTestEnv, TIER } from '../helpers/harness';
+import { webhookSuite } from '../helpers/webhook_env';
 import { newTenant } from '../helpers/tenant';
 
-let env: TestEnv;
-beforeAll(async () => {
-  if (TIER !== 'integration') return;
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const { env } = webhookSuite({ integrationOnly: true, start: startTestEnv });
 
 const ROUNDS = 10;
 

@@ -3,19 +3,13 @@
 // A portal switch committed in between hid the lead from that read: the write crashed with a 500 (TypeError)
 // instead of answering. PGlite runs one transaction at a time and cannot show it.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crmNotes } from '../../schema';
-import { TIER, startTestEnv, type TestEnv } from '../helpers/harness';
+import { TIER, startTestEnv } from '../helpers/harness';
+import { webhookSuite } from '../helpers/webhook_env';
 import { crmTenant } from '../api/crm_helpers';
 
-let env: TestEnv;
-beforeAll(async () => {
-  if (TIER !== 'integration') return;
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const { env } = webhookSuite({ integrationOnly: true, start: startTestEnv });
 
 const ROUNDS = 6; // 48 writes: under the key's 60 CRM writes a minute
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});

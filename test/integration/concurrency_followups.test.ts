@@ -3,20 +3,14 @@
 // whose checks take KEY SHARE locks lead first, then reply; sends, skips and lead updates lock the reply, then the
 // lead (FOR UPDATE). Planning took the lead's lock, a writer took the reply's, each waited for the other: 40P01.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followups } from '../../schema';
-import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
+import { startTestEnv, TIER } from '../helpers/harness';
+import { webhookSuite } from '../helpers/webhook_env';
 import { newTenant } from '../helpers/tenant';
 import { keyAt } from '../api/send_helpers';
 
-let env: TestEnv;
-beforeAll(async () => {
-  if (TIER !== 'integration') return;
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const { env } = webhookSuite({ integrationOnly: true, start: startTestEnv });
 
 const ROUNDS = 10;
 const EACH = 4;

@@ -1,21 +1,14 @@
 // Row-lock behaviour of CRM writes and follow-up runs on real PostgreSQL (Neon driver, a pool of 10); PGlite runs
 // one transaction at a time and cannot show it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFollowup } from '../../lib/followups/send_due';
-import { TIER, type TestEnv } from '../helpers/harness';
-import { startWebhookEnv } from '../helpers/webhook_env';
+import { TIER } from '../helpers/harness';
+import { webhookSuite } from '../helpers/webhook_env';
 import { crmTenant, trailOfLead } from '../api/crm_helpers';
 import { byId, plan } from '../api/followups_helpers';
 import { outbox } from '../api/send_helpers';
 
-let env: TestEnv;
-beforeAll(async () => {
-  if (TIER !== 'integration') return;
-  env = await startWebhookEnv(); // its own database: follow-up runs see every organization's rows
-});
-afterAll(async () => {
-  await env?.close();
-});
+const { env } = webhookSuite({ integrationOnly: true }); // its own database: follow-up runs see every organization's rows
 
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 

@@ -6,22 +6,16 @@
 // server widens updated_since by exactly that much, so the effective cut is the run's true start and the overlap
 // cannot hide a miss.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { leads } from '../../schema';
 import { stampLeadChange, UPDATED_SINCE_SKEW_MS } from '../../lib/crm/change_clock';
 import type { Db } from '../../lib/db/types';
-import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
+import { startTestEnv, TIER } from '../helpers/harness';
+import { webhookSuite } from '../helpers/webhook_env';
 import { randomIp } from '../helpers/tenant';
 import { crmTenant, listAll, type CrmTenant } from '../api/crm_helpers';
 
-let env: TestEnv;
-beforeAll(async () => {
-  if (TIER !== 'integration') return;
-  env = await startTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const { env } = webhookSuite({ integrationOnly: true, start: startTestEnv });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A run's start time as the worst tolerated client clock reads it. */

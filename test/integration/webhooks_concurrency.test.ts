@@ -4,27 +4,20 @@
 // endpoints FOR UPDATE conflicted with the other batches' KEY SHARE locks, so two batches over the same endpoints
 // deadlocked and one job failed with 40P01 (found by `npm run bench:webhooks` on PostgreSQL).
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../schema';
 import { emitEvent } from '../../lib/events/outbox';
 import { dispatchEvents } from '../../lib/webhooks/dispatch';
 import { recordAutomaticAttempts, type AttemptOutcome } from '../../lib/webhooks/record';
-import { TIER, type TestEnv } from '../helpers/harness';
+import { TIER } from '../helpers/harness';
 import { newTenant } from '../helpers/tenant';
-import { startWebhookEnv } from '../helpers/webhook_env';
+import { webhookSuite } from '../helpers/webhook_env';
 
 const ENDPOINTS = 10;
 const BATCHES = 8;
 const PER_BATCH = 25;
 
-let env: TestEnv;
-beforeAll(async () => {
-  if (TIER !== 'integration') return;
-  env = await startWebhookEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const { env } = webhookSuite({ integrationOnly: true });
 
 describe.skipIf(TIER !== 'integration')('concurrent webhook attempt recording (real PostgreSQL)', () => {
   it(`${BATCHES} batches over the same ${ENDPOINTS} endpoints recorded at once, 5 rounds: none fails, every count is right`, async () => {
