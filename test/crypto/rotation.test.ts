@@ -57,6 +57,9 @@ describe('reencryptStoredSecrets', () => {
     const provider = await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'http', url: 'https://mail.example.com/send', secret: providerSecret });
     expect(provider.status).toBe(200);
     const second = await t.call('POST', '/v1/webhooks', { body: { name: 'other', url: 'https://hooks.example.com/other', events: ['lead.replied'] } });
+    // The first webhook's secret was rolled: its replaced secret is stored too, and must move as well.
+    const rolled = await t.call('POST', `/v1/webhooks/${created.json.webhook.id}/rotate-secret`, { body: { previous_secret_expires_in_hours: 24 } });
+    expect(rolled.status).toBe(200);
 
     // The deployment now runs with the new key and the test's key as the previous one.
     const rotating = createSecretBox(newKey, TEST_ENCRYPTION_KEY);
@@ -74,10 +77,12 @@ describe('reencryptStoredSecrets', () => {
     const hooks = report.find((r) => r.store === 'webhook secrets')!;
     expect(hooks).toMatchObject({ rows: 2, reencrypted: 1, changedMeanwhile: 1, alreadyCurrent: 0 });
     expect(report.find((r) => r.store === 'sending provider secrets')).toMatchObject({ rows: 1, reencrypted: 1 });
+    expect(report.find((r) => r.store === 'rolled-over webhook secrets')).toMatchObject({ rows: 1, reencrypted: 1 });
 
     const newOnly = createSecretBox(newKey);
     const [hook] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, created.json.webhook.id));
-    expect(await newOnly.decrypt(hook.secretEnc)).toBe(created.json.secret);
+    expect(await newOnly.decrypt(hook.secretEnc)).toBe(rolled.json.secret);
+    expect(await newOnly.decrypt(hook.previousSecretEnc!)).toBe(created.json.secret);
     const [other] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, second.json.webhook.id));
     expect(other.secretEnc).toBe(ownerWrites);
     const [prov] = await env.services.db.select().from(sendingProviders).where(eq(sendingProviders.orgId, t.org.id));
