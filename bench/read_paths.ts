@@ -64,11 +64,12 @@ const paths = [
 /** A load run with the DB statements it caused per answered request. */
 async function measure(run: () => Promise<Load>) {
   const before = services.dbStats.queries;
-  const redisBefore = real.redisRequests();
+  const redisBefore = await real.redisRequests();
   const answered = served.n;
   const r = await run();
   await new Promise((done) => setTimeout(done, 300)); // let in-flight requests finish
-  return { ...r, queries: services.dbStats.queries - before, redis: real.redisRequests() - redisBefore, answered: served.n - answered };
+  const redis = (await real.redisRequests()) - redisBefore;
+  return { ...r, queries: services.dbStats.queries - before, redis, answered: served.n - answered };
 }
 type Measured = Awaited<ReturnType<typeof measure>>;
 const combine = (a: Measured, b: Measured) => ({

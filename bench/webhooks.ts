@@ -116,10 +116,10 @@ async function seeded(env: Record<string, string>) {
 async function untilDelivered(rx: Receivers, services: NodeServices, orgId: string, limitMs = 180_000) {
   const started = performance.now();
   const queries = services.dbStats.queries;
-  const redis = adapters.redisRequests();
+  const redis = await adapters.redisRequests();
   while (rx.pairs.size < TOTAL && performance.now() - started < limitMs) await new Promise((r) => setTimeout(r, 20));
   const seconds = (performance.now() - started) / 1000;
-  const trips = { db: (services.dbStats.queries - queries) / TOTAL, redis: (adapters.redisRequests() - redis) / TOTAL };
+  const trips = { db: (services.dbStats.queries - queries) / TOTAL, redis: ((await adapters.redisRequests()) - redis) / TOTAL };
   const [{ n }] = await services.db
     .select({ n: count() })
     .from(webhookDeliveries)
