@@ -71,7 +71,11 @@ export const webhookAttempts = pgTable(
     error: text('error'),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('webhook_attempts_hook_idx').on(t.webhookId, t.at)],
+  (t) => [
+    index('webhook_attempts_hook_idx').on(t.webhookId, t.at),
+    // Deleting a delivery cascades to its attempts: without this each deleted delivery scans the whole table.
+    index('webhook_attempts_delivery_idx').on(t.deliveryId),
+  ],
 );
 
 // The embedded scheduler: jobs are rows, leased by a worker, so a killed process loses nothing.
