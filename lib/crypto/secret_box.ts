@@ -6,6 +6,8 @@ import { decryptSecret, encryptSecret, importEncryptionKey } from './secrets';
  * old ones still decrypt, and `reencrypt` moves one stored blob to the current key (lib/crypto/rotate.ts).
  */
 export type SecretBox = {
+  /** Resolves once both keys are imported; rejects naming the variable whose value is malformed. */
+  ready(): Promise<void>;
   encrypt(plaintext: string): Promise<string>;
   decrypt(blob: string): Promise<string>;
   /** The blob under the current key, or null when it already is (AES-GCM tells the keys apart). */
@@ -13,8 +15,8 @@ export type SecretBox = {
 };
 
 export function createSecretBox(rawKey: string, previousRawKey?: string): SecretBox {
-  const key = importEncryptionKey(rawKey);
-  const previous = previousRawKey ? importEncryptionKey(previousRawKey) : undefined;
+  const key = imported(rawKey, 'ENCRYPTION_KEY');
+  const previous = previousRawKey ? imported(previousRawKey, 'ENCRYPTION_KEY_PREVIOUS') : undefined;
   const open = async (blob: string): Promise<{ plaintext: string; current: boolean }> => {
     try {
       return { plaintext: await decryptSecret(await key, blob), current: true };
@@ -25,6 +27,10 @@ export function createSecretBox(rawKey: string, previousRawKey?: string): Secret
     }
   };
   return {
+    ready: async () => {
+      await key;
+      await previous;
+    },
     encrypt: async (plaintext) => encryptSecret(await key, plaintext),
     decrypt: async (blob) => (await open(blob)).plaintext,
     reencrypt: async (blob) => {
@@ -32,4 +38,16 @@ export function createSecretBox(rawKey: string, previousRawKey?: string): Secret
       return current ? null : encryptSecret(await key, plaintext);
     },
   };
+}
+
+/**
+ * The key, imported once. A malformed value rejects every use with an error naming its variable, and is handled
+ * here too, so a key that is never used (a previous key with nothing left to read) cannot crash the process.
+ */
+function imported(raw: string, name: string): Promise<CryptoKey> {
+  const key = importEncryptionKey(raw).catch((err: Error) => {
+    throw new Error(err.message.replace(/^ENCRYPTION_KEY\b/, name));
+  });
+  key.catch(() => undefined);
+  return key;
 }

@@ -46,6 +46,9 @@ export function createQueue(config: Config, db: Db, clock: Clock): Queue {
 }
 
 export async function createNodeServices(config: Config, opts: { database?: Database; clock?: Clock; keyCacheTtlMs?: number; limits?: Limits; ai?: AiEngine } = {}): Promise<NodeServices> {
+  // A malformed key stops the process at start with the variable's name, not at the first secret it reads.
+  const secrets = createSecretBox(config.ENCRYPTION_KEY ?? devEncryptionKey(config.DATA_DIR), config.ENCRYPTION_KEY_PREVIOUS);
+  await secrets.ready();
   const database = opts.database ?? (await openDatabase(config));
   const clock = opts.clock ?? systemClock;
   return {
@@ -58,7 +61,7 @@ export async function createNodeServices(config: Config, opts: { database?: Data
     keyCache: new KeyCache(opts.keyCacheTtlMs),
     log: createLogger(config.LOG_LEVEL),
     classify: createClassify(config),
-    secrets: createSecretBox(config.ENCRYPTION_KEY ?? devEncryptionKey(config.DATA_DIR), config.ENCRYPTION_KEY_PREVIOUS),
+    secrets,
     resolveHost: nodeResolver,
     queue: createQueue(config, database.db, clock),
     ai: opts.ai ?? createAiEngine(config),

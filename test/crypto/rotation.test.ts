@@ -92,3 +92,18 @@ describe('reencryptStoredSecrets', () => {
     expect(again.every((r) => r.reencrypted === 0 && r.alreadyCurrent === r.rows)).toBe(true);
   });
 });
+
+describe('a malformed key', () => {
+  it('is refused naming its variable, at ready() and at every use, without an unhandled rejection', async () => {
+    const box = createSecretBox(newKey, 'not-a-key');
+    await expect(box.ready()).rejects.toThrow(/^ENCRYPTION_KEY_PREVIOUS must be exactly 32 bytes/);
+    const stranger = await createSecretBox(oldKey).encrypt('x');
+    await expect(box.decrypt(stranger)).rejects.toThrow(/^ENCRYPTION_KEY_PREVIOUS must be exactly 32 bytes/);
+    expect(await box.decrypt(await box.encrypt('still works'))).toBe('still works');
+    await expect(createSecretBox('short').ready()).rejects.toThrow(/^ENCRYPTION_KEY must be exactly 32 bytes/);
+  });
+
+  it('stops the Node services at start', async () => {
+    await expect(startTestEnv({ ENCRYPTION_KEY_PREVIOUS: 'x'.repeat(10) })).rejects.toThrow(/ENCRYPTION_KEY_PREVIOUS/);
+  });
+});
