@@ -5,6 +5,7 @@ import { randomToken } from '../crypto/secrets';
 import { secondsUntilUtcMidnight } from '../credits/balance';
 import { confirmHold, refundCredit, reserveCredit } from '../credits/meter';
 import { ApiError } from '../errors';
+import { errorText } from '../queue/run';
 import { emitEvent, truncate } from '../events/outbox';
 import type { Services } from '../services';
 import { suggestWithin } from './index';
@@ -69,7 +70,7 @@ export async function suggestReply({
       await refundCredit(db, holdId, deps.clock.now());
     } catch (err) {
       // The hold stays pending and is reclaimed once it expires (lib/credits/meter.ts).
-      log.error('credit refund failed; the hold will be reclaimed', { holdId, why, error: String((err as Error)?.message ?? err) });
+      log.error('credit refund failed; the hold will be reclaimed', { holdId, why, error: errorText(err) });
     }
   };
 

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { resolveApiKey } from '../auth/keys';
 import { hasScope, type Scope } from '../auth/scopes';
 import { ApiError } from '../errors';
+import { errorText } from '../queue/run';
 import type { LimitCheck, LimitResult } from '../limits/port';
 import type { AppEnv } from './env';
 
@@ -49,7 +50,7 @@ async function checkFailingOpen(c: Context<AppEnv>, checks: LimitCheck[]): Promi
   try {
     return await limits.check(checks);
   } catch (err) {
-    log.warn('request limits unavailable; failing open', { requestId: c.get('requestId'), error: String((err as Error)?.message ?? err) });
+    log.warn('request limits unavailable; failing open', { requestId: c.get('requestId'), error: errorText(err) });
     return null;
   }
 }

@@ -14,7 +14,7 @@ export async function runHandler(handlers: JobHandlers, kind: string, payload: J
  */
 export function errorText(err: unknown): string {
   let e: unknown = err;
-  for (let depth = 0; depth < 5 && e instanceof Error && e.cause !== undefined && e.cause !== e; depth++) e = e.cause;
+  for (let depth = 0; depth < 5 && e instanceof Error && e.cause instanceof Error && e.cause !== e; depth++) e = e.cause;
   if (!(e instanceof Error)) return String(e);
   const code = (e as { code?: unknown }).code;
   const message = /^Failed query:/.test(e.message) ? 'query failed' : e.message;

@@ -15,6 +15,8 @@ describe('errorText', () => {
   it('keeps a plain error’s message and a non-error’s text', () => {
     expect(errorText(new Error('no handler for job kind "x"'))).toBe('no handler for job kind "x"');
     expect(errorText('boom')).toBe('boom');
+    expect(errorText(new Error('outer', { cause: null }))).toBe('outer');
+    expect(errorText(new Error('outer', { cause: { detail: 'not an error' } }))).toBe('outer');
   });
 
   it('never prints a failed statement even when it has no cause', () => {
