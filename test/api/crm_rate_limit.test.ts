@@ -1,7 +1,7 @@
 // core §5/§7/§8: at most 60 CRM writes per minute per key, in the limits port (in-process embedded, Upstash in
 // the integration tier): the 61st is 429 crm_write_rate_limited with Retry-After: 60 and writes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
+import { freshLimitWindow, startTestEnv, TIER, type TestEnv } from '../helpers/harness';
 import { crmTenant, trailOfLead } from './crm_helpers';
 
 let env: TestEnv;
@@ -10,24 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-/**
- * Starts a fresh minute window: of the embedded limits (fixed windows on the test clock), and of Upstash's sliding
- * window (real time) in the integration tier. Upstash weighs the previous minute's count by how much of it is still
- * inside the last 60 s, rounding down, so 60 writes that straddle a minute boundary can let a 61st through.
- */
-async function freshWindow() {
-  const now = env.clock.now().getTime();
-  env.clock.advance(60_000 - (now % 60_000) + 10);
-  if (TIER !== 'integration') return;
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 25_000) await new Promise((r) => setTimeout(r, left + 100));
-}
-
 describe('60 CRM writes per minute per key', () => {
   it('the 61st write (updates and notes alike) is 429 with Retry-After 60; reads and other keys are not limited', async () => {
     const t = await crmTenant(env);
     const { leadId } = await t.lead();
-    await freshWindow();
+    await freshLimitWindow(env);
     const statuses: number[] = [];
     for (let i = 0; i < 60; i++) {
       const r = i % 2 ? await t.crm('PATCH', `/v1/crm/leads/${leadId}`, { deal: { value: i, currency: 'EUR' } }) : await t.crm('POST', `/v1/crm/leads/${leadId}/notes`, { text: `n${i}` });
@@ -50,10 +37,10 @@ describe('60 CRM writes per minute per key', () => {
   it.skipIf(TIER === 'integration')('the next minute the key writes again', async () => {
     const t = await crmTenant(env);
     const { leadId } = await t.lead();
-    await freshWindow();
+    await freshLimitWindow(env);
     for (let i = 0; i < 60; i++) await t.crm('POST', `/v1/crm/leads/${leadId}/notes`, { text: `n${i}` });
     expect((await t.crm('POST', `/v1/crm/leads/${leadId}/notes`, { text: 'over' })).status).toBe(429);
-    await freshWindow();
+    await freshLimitWindow(env);
     expect((await t.crm('POST', `/v1/crm/leads/${leadId}/notes`, { text: 'again' })).status).toBe(201);
   });
 });

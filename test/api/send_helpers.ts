@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { events } from '../../schema';
-import { TIER, type TestEnv } from '../helpers/harness';
+import type { TestEnv } from '../helpers/harness';
 import type { Tenant } from '../helpers/tenant';
 
 export const keyAt = (t: Tenant, level: number, scopes: string[] = ['*']) => t.addKey({ name: `level ${level} key`, autonomy_level: level, scopes });
@@ -64,13 +64,3 @@ export async function startReceiver(status = 200, delayMs = 0) {
   };
 }
 
-/**
- * Starts a count-based rate test at the beginning of a one-minute window, so its sends never straddle two
- * windows (the in-process limiter counts fixed windows; Upstash's sliding window discounts the previous one).
- * Embedded: the test clock steps there. Integration (real time): waits only when the window is nearly over.
- */
-export async function freshSendWindow(env: TestEnv) {
-  const left = 60_000 - (env.clock.now().getTime() % 60_000);
-  if (TIER === 'embedded') env.clock.advance(left + 5);
-  else if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}

@@ -2,9 +2,9 @@
 // contact per lead per 15 minutes across keys. Count-based cases run on both tiers (in-process and Upstash);
 // the expiry cases step the embedded tier's clock and are skipped where Upstash keeps real time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
+import { freshLimitWindow, startTestEnv, TIER, type TestEnv } from '../helpers/harness';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { freshSendWindow, keyAt, outbox, trail } from './send_helpers';
+import { keyAt, outbox, trail } from './send_helpers';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ describe('5 sends per key per minute', () => {
     const t = await newTenant(env);
     const key = await keyAt(t, 2);
     const ids = await replies(t, 6);
-    await freshSendWindow(env);
+    await freshLimitWindow(env);
     for (const id of ids.slice(0, 5)) expect((await send(t, key, id)).status).toBe(200);
     const r = await send(t, key, ids[5]);
     expect(r.status).toBe(429);
@@ -38,7 +38,7 @@ describe('5 sends per key per minute', () => {
     const ids = await replies(t, 6);
     for (const id of ids) expect((await send(t, t.key, id)).status).toBe(202);
     const reviewer = await t.addKey({ name: 'reviewer', scopes: ['replies.approve'] });
-    await freshSendWindow(env);
+    await freshLimitWindow(env);
     for (const id of ids.slice(0, 5)) expect((await t.call('POST', `/v1/replies/${id}/approve`, { key: reviewer, body: { approver: 'M' } })).status).toBe(200);
     const r = await t.call('POST', `/v1/replies/${ids[5]}/approve`, { key: reviewer, body: { approver: 'M' } });
     expect(r.status).toBe(429);
@@ -57,7 +57,7 @@ describe('5 sends per key per minute', () => {
     const t = await newTenant(env);
     const key = await keyAt(t, 2);
     const ids = await replies(t, 6);
-    await freshSendWindow(env);
+    await freshLimitWindow(env);
     for (const id of ids.slice(0, 5)) await send(t, key, id);
     expect((await send(t, key, ids[5])).status).toBe(429);
     env.clock.advance(60_000);

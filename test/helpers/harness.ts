@@ -69,3 +69,14 @@ export function captureServiceLogs(services: NodeServices) {
   const capture = logFile(inject('logDir'));
   services.log = createLogger('debug', (line) => appendFileSync(capture, line + '\n'));
 }
+
+/**
+ * Starts a count-based limit test at the beginning of a one-minute window, so its requests never straddle two: the
+ * in-process limiter counts fixed windows on the test clock (stepped there); Upstash's sliding window runs on the
+ * wall clock and discounts the previous minute, rounding down (so it waits when the minute is nearly over).
+ */
+export async function freshLimitWindow(env: TestEnv) {
+  if (TIER === 'embedded') return env.clock.advance(60_000 - (env.clock.now().getTime() % 60_000) + 10);
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
