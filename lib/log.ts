@@ -16,3 +16,17 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = (l)
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
+
+/**
+ * One line for a log: the innermost cause's SQLSTATE/errno code and message. A failed statement's own message
+ * (drizzle's "Failed query: …") carries the SQL and its parameters, which can hold prospects' addresses and reply
+ * text, so it is never logged; the database's reason (e.g. "40P01 deadlock detected") is what an operator needs.
+ */
+export function errorText(err: unknown): string {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e instanceof Error && e.cause instanceof Error && e.cause !== e; depth++) e = e.cause;
+  if (!(e instanceof Error)) return String(e);
+  const code = (e as { code?: unknown }).code;
+  const message = /^Failed query:/.test(e.message) ? 'query failed' : e.message;
+  return typeof code === 'string' && code ? `${code} ${message}` : message;
+}

@@ -1,4 +1,5 @@
-import { errorText, runHandler } from '../../lib/queue/run';
+import { errorText } from '../../lib/log';
+import { runHandler } from '../../lib/queue/run';
 import { workerApp, workerServices } from '../../lib/runtime/worker';
 import { jobsGroup } from './app';
 import { jobHandlers, jobSchedule } from './handlers';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Group } from '../../lib/http/env';
 import { ApiError } from '../../lib/errors';
 import { JOBS_PATH, qstashConfigured, verifyQStashSignature } from '../../lib/queue/qstash';
-import { errorText, runHandler } from '../../lib/queue/run';
+import { errorText } from '../../lib/log';
+import { runHandler } from '../../lib/queue/run';
 import { DISPATCH_JOB } from '../../lib/webhooks/jobs';
 import { jobHandlers } from './handlers';
 

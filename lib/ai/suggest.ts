@@ -5,7 +5,7 @@ import { randomToken } from '../crypto/secrets';
 import { secondsUntilUtcMidnight } from '../credits/balance';
 import { confirmHold, refundCredit, reserveCredit } from '../credits/meter';
 import { ApiError } from '../errors';
-import { errorText } from '../queue/run';
+import { errorText } from '../log';
 import { emitEvent, truncate } from '../events/outbox';
 import type { Services } from '../services';
 import { suggestWithin } from './index';

@@ -1,7 +1,6 @@
 import type { Db } from '../db/types';
-import type { Logger } from '../log';
+import { errorText, type Logger } from '../log';
 import type { Queue } from '../queue/port';
-import { errorText } from '../queue/run';
 
 export const FOLLOWUP_SEND_JOB = 'followup.send';
 export const FOLLOWUP_SWEEP_JOB = 'followup.sweep';

@@ -8,7 +8,7 @@ import { sendNow } from '../sending/send_now';
 import { isRefused, type SendActor, type SendDeps } from '../sending/types';
 import { OWNER_ACTOR, type Followup } from './plan';
 import type { Queue } from '../queue/port';
-import { errorText } from '../queue/run';
+import { errorText } from '../log';
 import { scheduleAfterCommit, scheduleFollowup } from './schedule';
 
 /** A provider that keeps failing: after this many tries the follow-up waits for a person instead. */

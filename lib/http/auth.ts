@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { resolveApiKey } from '../auth/keys';
 import { hasScope, type Scope } from '../auth/scopes';
 import { ApiError } from '../errors';
-import { errorText } from '../queue/run';
+import { errorText } from '../log';
 import type { LimitCheck, LimitResult } from '../limits/port';
 import type { AppEnv } from './env';
 

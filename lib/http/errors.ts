@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, envelope } from '../errors';
-import { errorText } from '../queue/run';
+import { errorText } from '../log';
 import type { AppEnv } from './env';
 
 const HTTP_CODES: Record<number, ApiError['code']> = {

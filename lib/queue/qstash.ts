@@ -4,7 +4,8 @@ import { Client, Receiver } from '@upstash/qstash';
 import type { Config } from '../config';
 import type { Clock } from '../limits/port';
 import type { JobEnvelope, JobInput, Queue } from './port';
-import { errorText, forEachLimit } from './run';
+import { errorText } from '../log';
+import { forEachLimit } from './run';
 
 export const JOBS_PATH = '/jobs/run';
 /** QStash retries a message whose /jobs/run answered non-2xx (a database hiccup, a deploy) this many times. */

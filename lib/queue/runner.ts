@@ -4,7 +4,8 @@
 import type { Services } from '../services';
 import { claimJobs, completeJobs, failJob, type ClaimedJob, type EmbeddedQueue } from './embedded';
 import type { JobHandlers, Queue } from './port';
-import { errorText, runHandler } from './run';
+import { errorText } from '../log';
+import { runHandler } from './run';
 
 export type RunnerOptions = {
   /** Jobs in flight at once. */

@@ -2,7 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { allGroups } from '../../functions/groups';
 import { jobSchedule, jobHandlers } from '../../functions/jobs/handlers';
-import { errorText } from '../queue/run';
+import { errorText } from '../log';
 import { startJobRunner } from '../queue/runner';
 import { createPlatform } from '../http/platform';
 import { dueBriefTypes, runBriefs } from '../reports/schedule';

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/env';
-import { errorText } from '../queue/run';
+import { errorText } from '../log';
 import { DISPATCH_JOB } from './jobs';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

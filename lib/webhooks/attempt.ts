@@ -3,7 +3,8 @@
 // to), sign, POST once, and record the outcome (lib/webhooks/record.ts).
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { webhookDeliveries, webhooks } from '../../schema';
-import { errorText, forEachLimit } from '../queue/run';
+import { errorText } from '../log';
+import { forEachLimit } from '../queue/run';
 import type { Services } from '../services';
 import { deliverOnce, type DeliveryResult } from './deliver';
 import { checkWebhookUrl } from './manage';

@@ -5,9 +5,8 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { campaigns, events, replies, webhookDeliveries, webhooks } from '../../schema';
 import type { Db } from '../db/types';
-import type { Logger } from '../log';
+import { errorText, type Logger } from '../log';
 import type { JobInput, Queue } from '../queue/port';
-import { errorText } from '../queue/run';
 import { eventBody, isSubscribed } from './views';
 
 export const DELIVER_JOB = 'webhook.deliver';

@@ -6,7 +6,7 @@ import { webhookAttempts, type LastError } from '../../schema';
 import { rows, type Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
 import type { JobInput } from '../queue/port';
-import { errorText } from '../queue/run';
+import { errorText } from '../log';
 import type { Services } from '../services';
 import type { DeliveryResult } from './deliver';
 import { deliverJobs } from './dispatch';

@@ -2,7 +2,7 @@
 // parameters (prospects' addresses and reply text).
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { errorText } from '../../lib/queue/run';
+import { errorText } from '../../lib/log';
 
 describe('errorText', () => {
   it('names the innermost cause with its SQLSTATE and leaves out the failed statement and its parameters', () => {
