@@ -98,7 +98,7 @@ for (const p of paths) {
   summary.push({ name: p.name, throughput: f.rps / b.rps, p99: f.p99 / Math.max(b.p99, 1), roundTrips: f.roundTrips });
 }
 
-console.log(`\n${LEADS} leads, ${SECONDS} s per run, 10 connections, database: ${config.DATABASE_URL ? 'PostgreSQL via Neon driver' : 'PGlite'}, limits: ${services.limits.kind}, ${new Date().toISOString()}\n`);
+console.log(`\n${LEADS} leads, ${SECONDS} s per run, 10 connections, ${real.label}, ${new Date().toISOString()}\n`);
 console.log(table(rows));
 console.log('\nratios (full stack / bare route; targets: throughput ≥ 0.8, p99 ≤ 1.5, ≤ 1 DB round trip per read):');
 for (const s of summary) {
