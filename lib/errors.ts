@@ -15,7 +15,13 @@ export const ERROR_STATUS = {
   no_pending_draft: 409,
   already_skipped: 409,
   draft_pending: 409,
+  // The recipient opted out (or is on a never-mail list): no send, approval or follow-up may reach them.
+  recipient_opted_out: 409,
   payload_too_large: 413,
+  // An inbound reply webhook names a campaign we neither know by its id nor can create (no name given).
+  unknown_campaign: 422,
+  // An inbound source paused by the owner refuses deliveries (the sending tool retries them later).
+  source_paused: 423,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   ip_rate_limit_exceeded: 429,

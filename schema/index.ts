@@ -3,3 +3,5 @@ export * from './leads';
 export * from './sending';
 export * from './webhooks';
 export * from './ai';
+export * from './inbound';
+export * from './suppressions';

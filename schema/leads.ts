@@ -9,6 +9,8 @@ export const campaigns = pgTable(
     orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
     clientId: uuid('client_id').references(() => clients.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
+    // The sending tool's own id of this campaign: inbound reply webhooks are matched to the campaign by it.
+    providerCampaignId: text('provider_campaign_id'),
     status: text('status').$type<'active' | 'paused' | 'completed'>().notNull().default('active'),
     sent: integer('sent').notNull().default(0),
     opened: integer('opened').notNull().default(0),
@@ -17,7 +19,10 @@ export const campaigns = pgTable(
     statsLastSyncedAt: timestamp('stats_last_synced_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('campaigns_org_idx').on(t.orgId, t.createdAt)],
+  (t) => [
+    index('campaigns_org_idx').on(t.orgId, t.createdAt),
+    uniqueIndex('campaigns_org_provider_campaign_uq').on(t.orgId, t.providerCampaignId).where(sql`${t.providerCampaignId} is not null`),
+  ],
 );
 
 export type Deal = { value: number; currency: string };
@@ -50,6 +55,8 @@ export const leads = pgTable(
     // CRM sync: keyset pages in id order, `updated_since` ranges, and the per-org latest stamp (lib/crm/change_clock).
     index('leads_org_id_idx').on(t.orgId, t.id),
     index('leads_org_updated_idx').on(t.orgId, t.updatedAt),
+    // A prospect across the organization's campaigns: opt-outs cancel their follow-ups, never-mail checks find them.
+    index('leads_org_email_idx').on(t.orgId, t.email),
   ],
 );
 
@@ -63,9 +70,20 @@ export const replies = pgTable(
     fromEmail: text('from_email').notNull(),
     fromName: text('from_name'),
     subject: text('subject'),
+    // The message as received, as text (HTML converted); `body_html` keeps the HTML part when there was one.
     body: text('body').notNull(),
+    bodyHtml: text('body_html'),
     // The prospect's own text with quoted earlier thread removed (queue listing, classification).
     bodyStripped: text('body_stripped').notNull(),
+    // Where the reply came from and what answering it in the prospect's thread needs (null for admin ingestion).
+    sourceId: uuid('source_id'),
+    // The mailbox the prospect wrote to: our answer goes out from it.
+    toEmail: text('to_email'),
+    rfcMessageId: text('rfc_message_id'),
+    inReplyTo: text('in_reply_to'),
+    references: text('references'),
+    // Opaque to all but that provider's sending adapter (lib/inbound/types.ts `provider_ref`).
+    providerRef: jsonb('provider_ref').$type<Record<string, string | number | null>>(),
     classification: text('classification'),
     classificationConfidence: real('classification_confidence'),
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),

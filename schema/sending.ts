@@ -19,9 +19,10 @@ export const drafts = pgTable('drafts', {
 
 export const sendingProviders = pgTable('sending_providers', {
   orgId: uuid('org_id').primaryKey().references(() => organizations.id, { onDelete: 'cascade' }),
-  kind: text('kind').$type<'outbox' | 'http'>().notNull(),
+  // outbox (embedded), http (the org's own service), or a sending tool's reply API (instantly, smartlead).
+  kind: text('kind').$type<'outbox' | 'http' | 'instantly' | 'smartlead'>().notNull(),
   url: text('url'),
-  // AES-GCM ciphertext (lib/crypto/secrets); null when the provider has no secret.
+  // AES-GCM ciphertext (lib/crypto/secrets): the http signing secret or the tool's API key; null when none.
   secretEnc: text('secret_enc'),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -1,8 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { Group } from '../../lib/http/env';
-import { json, jsonBody } from '../../lib/http/openapi';
+import { errors, json, jsonBody } from '../../lib/http/openapi';
 import { createCampaign, updateCampaign } from '../../lib/orgs/admin';
 import { Campaign } from '../campaigns/schema';
+
+const AdminCampaign = Campaign.extend({ provider_campaign_id: z.string().nullable() }).openapi('AdminCampaign');
 import { adminRoute } from './route';
 import { CreateCampaignBody, OrgIdParam, UpdateCampaignBody } from './schema';
 
@@ -11,7 +13,7 @@ const create = adminRoute({
   path: '/admin/v1/orgs/{org_id}/campaigns',
   summary: 'Create a campaign (as synced from the sending tool)',
   request: { params: OrgIdParam, body: jsonBody(CreateCampaignBody) },
-  responses: { 201: json(z.object({ campaign: Campaign }), 'Created') },
+  responses: { 201: json(z.object({ campaign: AdminCampaign }), 'Created'), ...errors([409, 'conflict']) },
 });
 
 const update = adminRoute({
@@ -19,7 +21,7 @@ const update = adminRoute({
   path: '/admin/v1/campaigns/{campaign_id}',
   summary: "Sync a campaign's stats, status, name or client; stats writes stamp stats_last_synced_at",
   request: { params: z.object({ campaign_id: z.uuid() }), body: jsonBody(UpdateCampaignBody) },
-  responses: { 200: json(z.object({ campaign: Campaign })) },
+  responses: { 200: json(z.object({ campaign: AdminCampaign })), ...errors([409, 'conflict']) },
 });
 
 export function registerCampaigns(app: Group) {

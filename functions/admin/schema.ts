@@ -26,6 +26,14 @@ export const CreateCampaignBody = z.strictObject({
   status: z.enum(['active', 'paused', 'completed']).optional(),
   sent: count.optional(),
   opened: count.optional(),
+  provider_campaign_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .nullable()
+    .optional()
+    .openapi({ description: "the sending tool's id of this campaign: inbound reply webhooks are matched to it; unique per organization" }),
 });
 export const UpdateCampaignBody = CreateCampaignBody.partial();
 

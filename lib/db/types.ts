@@ -23,3 +23,14 @@ export function iso(value: Date | string | null | undefined): string | null {
   if (value == null) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
+
+/** True when a statement failed on this unique constraint or index (SQLSTATE 23505), under either driver. */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e; depth++) {
+    const pg = e as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
+    if (pg.code === '23505') return pg.constraint === constraint || String(pg.message ?? '').includes(constraint);
+    e = pg.cause;
+  }
+  return false;
+}

@@ -3,7 +3,7 @@ import { apiKeys, campaigns, clients, organizations } from '../../schema';
 import type { OrgFeatures, PortalPermissions } from '../../schema';
 import { generateApiKey, hashApiKey, type KeyPrefix } from '../auth/keys';
 import { campaignView } from '../campaigns/list_campaigns';
-import { rows, type Db } from '../db/types';
+import { isUniqueViolation, rows, type Db } from '../db/types';
 import { stampLeadChange } from '../crm/change_clock';
 import { recordDecision } from '../decisions/record';
 import { ApiError, notFound } from '../errors';
@@ -93,21 +93,59 @@ export async function updateClient(db: Db, clientId: string, input: { portal?: P
   return clientView(updated);
 }
 
-export type CampaignInput = { name: string; client_id?: string | null; status?: 'active' | 'paused' | 'completed'; sent?: number; opened?: number };
+export type CampaignInput = {
+  name: string;
+  client_id?: string | null;
+  status?: 'active' | 'paused' | 'completed';
+  sent?: number;
+  opened?: number;
+  /** The sending tool's id of this campaign (inbound webhooks match on it); unique per organization. */
+  provider_campaign_id?: string | null;
+};
+
+/** The admin view of a campaign: the core Campaign plus the sending tool's id of it. */
+const adminCampaignView = (c: typeof campaigns.$inferSelect, client: { id: string; name: string } | null) => ({
+  ...campaignView(c, client),
+  provider_campaign_id: c.providerCampaignId,
+});
+
+const providerIdTaken = (id: string) =>
+  new ApiError('conflict', `provider_campaign_id: another campaign of this organization already has the id ${JSON.stringify(id)}`);
+
+/** A unique violation on the provider campaign id becomes a 409 naming it; anything else is rethrown. */
+async function guardProviderId<T>(id: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (id && isUniqueViolation(err, 'campaigns_org_provider_campaign_uq')) throw providerIdTaken(id);
+    throw err;
+  }
+}
 
 export async function createCampaign(db: Db, orgId: string, input: CampaignInput, now: Date) {
   await requireOrg(db, orgId);
   const client = input.client_id ? await requireClientOf(db, orgId, input.client_id) : null;
-  const [c] = await db
-    .insert(campaigns)
-    .values({ orgId, clientId: client?.id ?? null, name: input.name, status: input.status ?? 'active', sent: input.sent ?? 0, opened: input.opened ?? 0, statsLastSyncedAt: now })
-    .returning();
-  return campaignView(c, client);
+  const [c] = await guardProviderId(input.provider_campaign_id, () =>
+    db
+      .insert(campaigns)
+      .values({
+        orgId,
+        clientId: client?.id ?? null,
+        name: input.name,
+        providerCampaignId: input.provider_campaign_id ?? null,
+        status: input.status ?? 'active',
+        sent: input.sent ?? 0,
+        opened: input.opened ?? 0,
+        statsLastSyncedAt: now,
+      })
+      .returning(),
+  );
+  return adminCampaignView(c, client);
 }
 
 /** Stats sync from the sending tool (and status/client changes); stamps `stats_last_synced_at`. */
 export async function updateCampaign(db: Db, campaignId: string, input: Partial<CampaignInput>, now: Date) {
-  const [c] = await db.transaction(async (tx) => {
+  const [c] = await guardProviderId(input.provider_campaign_id, () => db.transaction(async (tx) => {
     // Read under the row lock: merged from an unlocked read, a stats sync racing a client move undid the move.
     const [current] = await tx.select().from(campaigns).where(eq(campaigns.id, campaignId)).for('no key update');
     if (!current) throw notFound('campaign');
@@ -121,6 +159,7 @@ export async function updateCampaign(db: Db, campaignId: string, input: Partial<
         sent: input.sent ?? current.sent,
         opened: input.opened ?? current.opened,
         clientId: input.client_id === undefined ? current.clientId : client?.id ?? null,
+        providerCampaignId: input.provider_campaign_id === undefined ? current.providerCampaignId : input.provider_campaign_id,
         statsLastSyncedAt: input.sent !== undefined || input.opened !== undefined ? now : current.statsLastSyncedAt,
       })
       .where(eq(campaigns.id, campaignId))
@@ -128,9 +167,9 @@ export async function updateCampaign(db: Db, campaignId: string, input: Partial<
     // Moving a campaign to another client moves its leads between client portals (and CRM feeds).
     if (movesClient) await stampLeadsWhere(tx, current.orgId, sql`campaign_id = ${campaignId}`);
     return updatedRows;
-  });
+  }));
   const [cl] = c.clientId ? await db.select().from(clients).where(eq(clients.id, c.clientId)) : [];
-  return campaignView(c, cl ?? null);
+  return adminCampaignView(c, cl ?? null);
 }
 
 export type KeyInput = {
