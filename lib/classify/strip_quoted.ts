@@ -1,14 +1,22 @@
 // Removes earlier thread text (quotes, forwarded blocks, client footers) so the
 // classifier only sees what the prospect actually wrote in this reply.
-// Everything here is line-based and pure string work so it runs on Workers.
+// Everything here is line-based and pure string work so it runs on Workers; every wildcard repetition is bounded
+// (.{0,250}), so no pattern can backtrack badly and a 50 KB body costs milliseconds (test/mail_text checks it).
+// Why not the email-reply-parser package: docs/html_mail.md (it fails 4 of these cases, does not load on
+// Workers, and one of its patterns is cubic without the native re2 addon).
 
-// Attribution lines that introduce a quoted message ("On … wrote:" and friends).
-const ATTRIBUTION: RegExp[] = [
+// Attribution lines that introduce a quoted message ("On … wrote:" and friends), by the word they start with.
+const LEAD_ATTRIBUTION: RegExp[] = [
   /^On\b.{0,250}\bwrote\s*:\s*$/i,
-  /^Am\b.{0,250}\bschrieb\b.{0,250}:\s*$/i,
+  // Gmail/Thunderbird "Am … schrieb Sam <…>:"; Yahoo "Am … hat Sam <…> Folgendes geschrieben:"
+  /^Am\b.{0,250}\b(schrieb\b.{0,250}|Folgendes\s+geschrieben\s*):\s*$/i,
   /^Le\b.{0,250}\ba\s+[ée]crit\s*:\s*$/i,
-  /^Op\b.{0,250}\bschreef\b.{0,250}:\s*$/i,
+  // Gmail/Yahoo "Op … schreef Sam <…>:"; Apple Mail "Op … heeft Sam <…> het volgende geschreven:"
+  /^Op\b.{0,250}\b(schreef\b.{0,250}|het\s+volgende\s+geschreven\s*):\s*$/i,
   /^El\b.{0,250}\bescribi[óo]\s*:\s*$/i,
+];
+const ATTRIBUTION: RegExp[] = [
+  ...LEAD_ATTRIBUTION,
   // Clients that omit the leading "On": "Sam Carter <sam@x.io> wrote:" / "2025-03-04 9:12 GMT Sam <…>:"
   /^.{0,200}[@\d].{0,200}\b(wrote|schrieb|a\s+[ée]crit|schreef|escribi[óo])\s*:\s*$/i,
 ];
@@ -29,7 +37,7 @@ const HDR_OTHER = HDR(
 // Signature delimiter ("-- " per RFC 3676; many clients trim the space) and mobile footers.
 const SIGNATURE_START: RegExp[] = [
   /^--\s*$/,
-  /^(Sent from my|Sent from (Outlook|Mail|Yahoo Mail|Gmail|Samsung)|Get Outlook for|Von meinem .{1,40} gesendet|Gesendet (von|mit) .{1,40}|Envoyé (de|depuis) (mon|ma|l')|Verzonden (vanaf|met) mijn|Verstuurd (vanaf|met) mijn|Enviado (desde|con) mi)/i,
+  /^(Sent from my|Sent from (Outlook|Mail|Yahoo Mail|Gmail|Samsung)|Get Outlook for|Von meinem .{1,40} gesendet|Gesendet (von|mit) .{1,40}|Envoyé (de|depuis) (mon|ma|l'|Outlook|Yahoo)|Verzonden (vanaf|met) (mijn|Outlook|Yahoo)|Verstuurd (vanaf|met) mijn|Enviado (desde|con) (mi|Outlook|Yahoo)|Télécharger Outlook pour|Obtener Outlook para|Outlook für (iOS|Android) (herunterladen|beziehen)|Outlook voor (iOS|Android) downloaden)/i,
 ];
 
 const BOX_RULE = /^[_\-=*]{5,}\s*$/;
@@ -55,7 +63,7 @@ function isAttribution(lines: string[], i: number): boolean {
   let joined = line;
   for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
     joined += ' ' + lines[j].trim();
-    if (ATTRIBUTION.slice(0, 5).some((re) => re.test(joined))) return true;
+    if (LEAD_ATTRIBUTION.some((re) => re.test(joined))) return true;
   }
   return false;
 }
@@ -72,16 +80,29 @@ function findCut(lines: string[]): number {
   return lines.length;
 }
 
-export function stripQuoted(body: string): string {
-  if (!body) return '';
-  const original = body.replace(/\r\n?/g, '\n');
-  const lines = original.split('\n');
-  const kept = lines.slice(0, findCut(lines)).filter((l) => !/^\s*>/.test(l));
+/**
+ * The prospect's own text and whether anything was cut (a quote, a forwarded block, a header block, a
+ * signature or footer). `own` is '' when everything is quoted; see `stripQuoted` for the fallback.
+ */
+export function splitQuoted(body: string): { own: string; quoted: boolean } {
+  if (!body) return { own: '', quoted: false };
+  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  const cut = findCut(lines);
+  const before = lines.slice(0, cut);
+  const kept = before.filter((l) => !/^\s*>/.test(l));
+  const quoted = cut < lines.length || kept.length < before.length;
   // Outlook draws a rule above the header block; drop it and any trailing blanks.
   while (kept.length && (kept[kept.length - 1].trim() === '' || BOX_RULE.test(kept[kept.length - 1].trim()))) {
     kept.pop();
   }
   while (kept.length && kept[0].trim() === '') kept.shift();
-  const result = kept.map((l) => l.trimEnd()).join('\n').trimEnd();
-  return result === '' ? original.trim() : result;
+  const own = kept.map((l) => l.trimEnd()).join('\n').trimEnd();
+  return { own, quoted };
+}
+
+/** What the prospect wrote; the trimmed original when everything is quoted, so a classifier always gets text. */
+export function stripQuoted(body: string): string {
+  if (!body) return '';
+  const { own } = splitQuoted(body);
+  return own === '' ? body.replace(/\r\n?/g, '\n').trim() : own;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripQuoted } from '../../lib/classify/strip_quoted';
+import { splitQuoted, stripQuoted } from '../../lib/classify/strip_quoted';
 
 const PITCH = 'Hi Anna,\nWould you be open to a 15-minute call next week? Happy to send a demo.\nSam';
 const quoted = (s: string) => s.split('\n').map((l) => `> ${l}`).join('\n');
@@ -34,6 +34,18 @@ describe('stripQuoted', () => {
     ['Enviado desde mi iPhone', `Yes, Tuesday works.\nEnviado desde mi iPhone`],
     ['Get Outlook for iOS', `Yes, Tuesday works.\n\nGet Outlook for iOS`],
     ['CRLF line endings', `Yes, Tuesday works.\r\n\r\nOn Tue, Mar 4, 2025 at 9:12 AM Sam <sam@growthpilot.io> wrote:\r\n> call?`],
+    ['Apple Mail (nl)', `Yes, Tuesday works.\n\nOp 4 mrt. 2025 om 09:12 heeft Sam Carter <sam@growthpilot.io> het volgende geschreven:\n\n${quoted(PITCH)}`],
+    ['Yahoo (de)', `Yes, Tuesday works.\n\nAm Dienstag, 4. März 2025 um 09:12:00 MEZ hat Sam Carter <sam@growthpilot.io> Folgendes geschrieben:\n\n${PITCH}`],
+    ['Yahoo (nl)', `Yes, Tuesday works.\n\nOp dinsdag 4 maart 2025 om 09:12:00 CET schreef Sam Carter <sam@growthpilot.io>:\n\n${PITCH}`],
+    ['Yahoo (es)', `Yes, Tuesday works.\n\nEl martes, 4 de marzo de 2025, 09:12:00 CET, Sam Carter <sam@growthpilot.io> escribió:\n\n${PITCH}`],
+    ['Thunderbird (fr)', `Yes, Tuesday works.\n\nLe 04/03/2025 à 09:12, Sam Carter a écrit :\n${quoted(PITCH)}`],
+    ['Outlook (fr) with non-breaking spaces', `Yes, Tuesday works.\n\nDe\u00a0: Sam Carter <sam@growthpilot.io>\nEnvoyé\u00a0: mardi 4 mars 2025 09:12\nÀ\u00a0: Anna\nObjet\u00a0: Question rapide\n\n${PITCH}`],
+    ['Télécharger Outlook pour iOS', `Yes, Tuesday works.\n\nTélécharger Outlook pour iOS`],
+    ['Obtener Outlook para Android', `Yes, Tuesday works.\n\nObtener Outlook para Android`],
+    ['Outlook für iOS herunterladen', `Yes, Tuesday works.\n\nOutlook für iOS herunterladen`],
+    ['Outlook voor Android downloaden', `Yes, Tuesday works.\n\nOutlook voor Android downloaden`],
+    ['Verzonden vanaf Outlook', `Yes, Tuesday works.\nVerzonden vanaf Outlook voor iOS`],
+    ['Enviado desde Outlook', `Yes, Tuesday works.\nEnviado desde Outlook para Android`],
   ])('%s', (_name, body) => {
     expect(stripQuoted(body)).toBe('Yes, Tuesday works.');
   });
@@ -61,6 +73,21 @@ describe('stripQuoted', () => {
     const body = `  \n${quoted(PITCH)}\n`;
     expect(stripQuoted(body)).toBe(body.trim());
     expect(stripQuoted('On Tue, Mar 4, 2025 Sam <sam@x.io> wrote:\n> hi')).toBe('On Tue, Mar 4, 2025 Sam <sam@x.io> wrote:\n> hi');
+  });
+
+  it('does not cut at a German or Dutch sentence that merely mentions writing', () => {
+    const de = 'Am Montag habe ich Ihnen geschrieben:\nwir sind interessiert.';
+    expect(stripQuoted(de)).toBe(de);
+    const nl = 'Op maandag heb ik het volgende geschreven:\nwij zijn geïnteresseerd.';
+    expect(stripQuoted(nl)).toBe(nl);
+  });
+
+  it('splitQuoted: the own text without the fallback, and whether anything was cut', () => {
+    expect(splitQuoted(`Yes.\n\n${quoted(PITCH)}`)).toEqual({ own: 'Yes.', quoted: true });
+    expect(splitQuoted('Yes.\n\nSent from my iPhone')).toEqual({ own: 'Yes.', quoted: true });
+    expect(splitQuoted('Yes, Tuesday.\nAnna\n')).toEqual({ own: 'Yes, Tuesday.\nAnna', quoted: false });
+    expect(splitQuoted(quoted(PITCH))).toEqual({ own: '', quoted: true });
+    expect(splitQuoted('')).toEqual({ own: '', quoted: false });
   });
 
   it('returns an empty string for an empty body', () => {
