@@ -5,6 +5,7 @@ import { recordDecision } from '../decisions/record';
 import type { ApiError } from '../errors';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { sendNow } from '../sending/send_now';
+import { optedOutRefusal } from '../suppression/guard';
 import { isRefused, type SendActor, type SendDeps } from '../sending/types';
 import { OWNER_ACTOR, type Followup } from './plan';
 import type { Queue } from '../queue/port';
@@ -17,7 +18,7 @@ export const MAX_FOLLOWUP_ATTEMPTS = 6;
 const EARLY_TOLERANCE_MS = 1_000;
 
 export type FollowupDeps = SendDeps & { queue: Queue };
-export type FollowupOutcome = 'sent' | 'deferred' | 'review' | 'skipped';
+export type FollowupOutcome = 'sent' | 'deferred' | 'review' | 'cancelled' | 'skipped';
 
 /**
  * Who sends a follow-up. It was planned by the organization owner (admin API), the one who grants keys their
@@ -45,7 +46,8 @@ function retryDelayMs(error: ApiError, attempts: number) {
  * - planned: sent through the governed-send core (sendNow: send limits, lead cooldown, provider, Decision Trail,
  *   `reply.sent`), under the reply and lead row locks, so two deliveries of the job send once. A blocked or failed
  *   send is recorded and tried again later; a draft waiting in the review queue for the same reply sends the
- *   follow-up to review instead (a person is already deciding what this prospect gets).
+ *   follow-up to review instead (a person is already deciding what this prospect gets);
+ * - a recipient who opted out (or is on the client's never-mail list): cancelled, never retried or reviewed.
  */
 export async function runFollowup(deps: FollowupDeps, followupId: string): Promise<FollowupOutcome> {
   const now = deps.clock.now();
@@ -60,8 +62,15 @@ export async function runFollowup(deps: FollowupDeps, followupId: string): Promi
     const trail = (action: string, detail: Record<string, unknown>) =>
       recordDecision(tx, { orgId: f.orgId, actor: followupActor(f.orgId).keyName, action, replyId: f.replyId, leadId: f.leadId, detail: { followup_id: f.id, kind: f.kind, ...detail }, at: now });
 
-    if (locked.reply.status === 'queued') return toReview(tx, f, 'a draft for this reply waits in the review queue', trail, now);
+    if (locked.reply.status === 'queued') {
+      // A review could only end in a refusal when the recipient opted out meanwhile: cancel instead of asking.
+      const optedOut = await optedOutRefusal(tx, { orgId: f.orgId, clientId: locked.campaign.clientId, email: locked.reply.fromEmail });
+      if (optedOut) return cancelOptedOut(tx, f, optedOut, trail, now);
+      return toReview(tx, f, 'a draft for this reply waits in the review queue', trail, now);
+    }
     const sent = await sendNow({ tx, deps, actor: followupActor(f.orgId), locked, body: f.body, originalSuggestion: null, edited: false, now });
+    // Not a limit that passes: no retry, no review. The follow-up is over (sendNow wrote `send.blocked`).
+    if (isRefused(sent) && sent.refused.code === 'recipient_opted_out') return cancelOptedOut(tx, f, sent.refused, trail, now);
     if (isRefused(sent)) {
       const attempts = f.attempts + 1;
       if (sent.refused.code === 'provider_error' && attempts >= MAX_FOLLOWUP_ATTEMPTS) {
@@ -92,6 +101,13 @@ async function toReview(tx: Db, f: Followup, why: string, trail: (a: string, d: 
   await tx.update(followups).set({ status: 'review', reason: why, attempts, nextAttemptAt: null, updatedAt: now }).where(eq(followups.id, f.id));
   await trail('followup.review', { reason: why });
   return { result: 'review' as const };
+}
+
+async function cancelOptedOut(tx: Db, f: Followup, refusal: ApiError, trail: (a: string, d: Record<string, unknown>) => Promise<void>, now: Date) {
+  const reason = `not sent: ${refusal.code} (${refusal.message})`;
+  await tx.update(followups).set({ status: 'cancelled', reason, nextAttemptAt: null, updatedAt: now }).where(eq(followups.id, f.id));
+  await trail('followup.cancelled', { code: refusal.code, previous_status: f.status, attempt: f.attempts + 1 });
+  return { result: 'cancelled' as const };
 }
 
 /**

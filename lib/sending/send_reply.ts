@@ -5,6 +5,7 @@ import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
 import { ApiError } from '../errors';
 import { findReplyForUpdate } from '../leads/find_reply';
+import { optedOutRefusal } from '../suppression/guard';
 import { tenantOf } from '../tenancy';
 import { editInfo } from './learn';
 import { sendNow, type LockedReply } from './send_now';
@@ -23,6 +24,7 @@ function queueReason(level: number, hasDraft: boolean): QueuedReason {
 /**
  * POST /v1/replies/{id}/send under governance (core §3 "Reply draft under governed send"):
  * - sent reply → 409 already_sent;
+ * - a recipient on the do-not-contact or the client's never-mail list → 409 recipient_opted_out, nothing queued;
  * - a draft already queued → replaced (latest body wins, same suggestion_id), 202;
  * - no draft, level 0 or 1 → queued for review, 202;
  * - no draft, level 2+ → sent now, 200, under the send limits.
@@ -39,6 +41,13 @@ export async function sendReply({ deps, actor, replyId, input }: { deps: SendDep
     if (reply.status === 'sent') {
       await trail('send.blocked', { code: 'already_sent', autonomy_level: actor.autonomyLevel });
       return { refused: alreadySent(reply.sentAt) };
+    }
+    // Before anything is queued or sent: a draft to a recipient who opted out would only ask a reviewer to approve
+    // what can never go out. (sendNow checks again for approvals and follow-ups; here it is one more indexed read.)
+    const optedOut = await optedOutRefusal(tx, { orgId: actor.orgId, clientId: locked.campaign.clientId, email: reply.fromEmail });
+    if (optedOut) {
+      await trail('send.blocked', { code: optedOut.code, autonomy_level: actor.autonomyLevel });
+      return { refused: optedOut };
     }
     const [draft] = await tx.select().from(drafts).where(eq(drafts.replyId, reply.id));
     const info = editInfo(input.body, input.original_suggestion, input.edited);
