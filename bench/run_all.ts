@@ -16,6 +16,8 @@ const runs: { title: string; script: string; env: Record<string, string> }[] = [
   { title: 'Webhook deliveries: production adapters (Neon driver → PostgreSQL; embedded scheduler and QStash emulator)', script: 'bench/webhooks.ts', env: PRODUCTION },
   { title: 'CRM sync on 100,000 leads: embedded (PGlite, in-process limits)', script: 'bench/crm.ts', env: {} },
   { title: 'CRM sync on 100,000 leads: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/crm.ts', env: PRODUCTION },
+  { title: 'Inbound reply webhooks: embedded (PGlite, in-process limits)', script: 'bench/inbound.ts', env: {} },
+  { title: 'Inbound reply webhooks: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/inbound.ts', env: PRODUCTION },
   { title: 'Soak: fixed rate across the core endpoints, RSS every 10 s (embedded)', script: 'bench/soak.ts', env: {} },
 ];
 

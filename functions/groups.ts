@@ -2,6 +2,7 @@ import { adminGroup } from './admin/app';
 import { aiGroup } from './ai/app';
 import { campaignsGroup } from './campaigns/app';
 import { crmGroup } from './crm/app';
+import { inboundGroup } from './inbound/app';
 import { jobsGroup } from './jobs/app';
 import { leadsGroup } from './leads/app';
 import { meGroup } from './me/app';
@@ -9,4 +10,4 @@ import { reportsGroup } from './reports/app';
 import { webhooksGroup } from './webhooks/app';
 
 /** Every resource group: served together by the Node server, one Worker each on Cloudflare. */
-export const allGroups = [meGroup, leadsGroup, campaignsGroup, reportsGroup, adminGroup, webhooksGroup, jobsGroup, aiGroup, crmGroup];
+export const allGroups = [meGroup, leadsGroup, campaignsGroup, reportsGroup, adminGroup, webhooksGroup, jobsGroup, aiGroup, crmGroup, inboundGroup];

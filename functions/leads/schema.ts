@@ -40,7 +40,12 @@ export const Reply = z
 
 export const ThreadEntry = z.object({ role: z.string(), content: z.string() }).openapi('ThreadEntry');
 
-export const GetReplyResponse = z.object({ reply: Reply, thread: z.array(ThreadEntry), thread_length: z.number().int() });
+/** A reply read on its own keeps the message as received: `body` is its text, `body_html` its HTML part (or null). */
+export const ReplyDetail = Reply.extend({
+  body_html: z.string().nullable().openapi({ description: 'the HTML part of the message as received, or null for a plain-text message' }),
+}).openapi('ReplyDetail');
+
+export const GetReplyResponse = z.object({ reply: ReplyDetail, thread: z.array(ThreadEntry), thread_length: z.number().int() });
 
 export const UpdateLeadBody = z
   .strictObject({

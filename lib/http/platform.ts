@@ -14,6 +14,10 @@ import { handleError } from './errors';
 import { rejectNulCharacters } from './nul_guard';
 
 export const MAX_BODY_BYTES = 50 * 1024;
+/** Sending tools post whole HTML mails with their quoted history: the inbound webhook takes up to 1 MB. */
+export const MAX_INBOUND_BODY_BYTES = 1024 * 1024;
+/** Sending tools' reply webhooks: authenticated by their source secret (functions/inbound), not by an API key. */
+const isInboundPath = (path: string) => path.startsWith('/v1/inbound/');
 export const REQUEST_TIME_LIMIT_MS = 30_000;
 
 export type PlatformOptions = {
@@ -80,20 +84,22 @@ export function createPlatform(opts: PlatformOptions) {
   // After a write that may have committed outbox events, the webhook dispatcher runs now (not at the sweep).
   app.use('*', dispatchAfterWrites());
   app.use('*', timeout(opts.timeLimitMs ?? REQUEST_TIME_LIMIT_MS, () => new ApiError('request_timeout', 'request exceeded the 30 second limit') as never));
-  app.use(
-    '*',
+  const limitBody = (maxSize: number) =>
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+      maxSize,
       onError: () => {
-        throw new ApiError('payload_too_large', `request body exceeds ${MAX_BODY_BYTES / 1024} KB`);
+        throw new ApiError('payload_too_large', `request body exceeds ${maxSize / 1024} KB`);
       },
-    }),
-  );
+    });
+  const apiBodyLimit = limitBody(MAX_BODY_BYTES);
+  const inboundBodyLimit = limitBody(MAX_INBOUND_BODY_BYTES);
+  app.use('*', (c, next) => (isInboundPath(c.req.path) ? inboundBodyLimit(c, next) : apiBodyLimit(c, next)));
 
   app.use('*', rejectNulCharacters());
 
   app.get('/healthz', (c) => c.json({ ok: true }));
-  app.use('/v1/*', authenticate());
+  const keyAuth = authenticate();
+  app.use('/v1/*', (c, next) => (isInboundPath(c.req.path) ? next() : keyAuth(c, next)));
   app.use('/admin/*', limitByIp());
   app.use('/openapi.json', limitByIp());
   app.use('/docs', limitByIp());
@@ -102,6 +108,8 @@ export function createPlatform(opts: PlatformOptions) {
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ServiceKey', { type: 'apiKey', in: 'header', name: 'X-Service-Key' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', { type: 'http', scheme: 'bearer' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'InboundSecret', { type: 'apiKey', in: 'header', name: 'x-inbound-secret' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'InboundBearer', { type: 'http', scheme: 'bearer' });
   const document = () =>
     app.getOpenAPI31Document({
       openapi: '3.1.0',

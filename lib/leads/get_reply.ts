@@ -21,6 +21,7 @@ type Row = {
   from_name: string | null;
   campaign_name: string;
   body: string;
+  body_html: string | null;
   classification: Classification | null;
   received_at: Date | string;
   thread: { role: string; content: string }[] | string;
@@ -31,7 +32,7 @@ export async function getReply({ db, tenant, replyId }: { db: Db; tenant: Tenant
   const clientFilter = tenant.clientId ? sql` and c.client_id = ${tenant.clientId}` : sql``;
   const [row] = await rows<Row>(
     db,
-    sql`select r.id, r.from_email, r.from_name, c.name as campaign_name, r.body, r.classification, r.received_at,
+    sql`select r.id, r.from_email, r.from_name, c.name as campaign_name, r.body, r.body_html, r.classification, r.received_at,
       (select coalesce(json_agg(json_build_object('role', m.role, 'content', m.content) order by m.at, m.id), '[]'::json)
          from thread_messages m where m.lead_id = r.lead_id and m.org_id = r.org_id) as thread
     from replies r join campaigns c on c.id = r.campaign_id
@@ -48,5 +49,5 @@ export async function getReply({ db, tenant, replyId }: { db: Db; tenant: Tenant
     classification: row.classification,
     received_at: iso(row.received_at)!,
   };
-  return { reply, thread: thread as { role: string; content: string }[] };
+  return { reply: { ...reply, body_html: row.body_html }, thread: thread as { role: string; content: string }[] };
 }

@@ -12,6 +12,8 @@ let attacker: Tenant;
 let victimIds: Record<string, string>;
 type Op = { method: string; path: string; scopes: string[] };
 let ops: Op[] = [];
+/** Routes authenticated by an inbound source's secret instead of an API key (sending tools' reply webhooks). */
+let sourceOps: Op[] = [];
 
 beforeAll(async () => {
   env = await startTestEnv();
@@ -22,6 +24,10 @@ beforeAll(async () => {
   for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
     if (!path.startsWith('/v1/')) continue;
     for (const [method, op] of Object.entries<any>(methods)) {
+      if ((op.security ?? []).some((s: Record<string, string[]>) => 'InboundSecret' in s)) {
+        sourceOps.push({ method: method.toUpperCase(), path, scopes: [] });
+        continue;
+      }
       const req = (op.security ?? []).find((s: Record<string, string[]>) => 'ServiceKey' in s);
       ops.push({ method: method.toUpperCase(), path, scopes: req ? req.ServiceKey : ['<undeclared>'] });
     }
@@ -87,6 +93,34 @@ describe('every /v1 route', () => {
       expect(r.status, `${op.method} ${op.path}`).toBe(404);
       expect(r.json.error.code).toBe('not_found');
     }
+  });
+});
+
+describe('every /v1 route authenticated by an inbound source secret', () => {
+  it('exists, and answers 401 without the secret, with a wrong one, an API key, or another organization\'s secret; stores nothing', async () => {
+    expect(sourceOps.map((o) => `${o.method} ${o.path}`)).toEqual(['POST /v1/inbound/{source_id}']);
+    const attackerIds = await objectFixtures(env, attacker);
+    for (const op of sourceOps) {
+      const path = fill(op.path, victimIds);
+      const presented: Array<Record<string, string>> = [
+        {},
+        { 'x-inbound-secret': 'insec_' + 'x'.repeat(43) },
+        { 'x-inbound-secret': victim.key },
+        { 'x-service-key': victim.key },
+        { authorization: `Bearer ${attackerIds.inbound_secret}` },
+        { 'x-inbound-secret': attackerIds.inbound_secret },
+      ];
+      for (const headers of presented) {
+        const r = await attacker.call(op.method, path, { key: null, headers, body: sampleBody(op.method, op.path), ip: randomIp() });
+        expect(r.status, `${op.method} ${op.path} ${Object.keys(headers).join(',')}`).toBe(401);
+        expect(r.json.error.code).toBe('unauthorized');
+      }
+      // The attacker's own valid secret on the attacker's own source works: the refusals above are about the pairing.
+      const own = await attacker.call(op.method, fill(op.path, attackerIds), { key: null, headers: { 'x-inbound-secret': attackerIds.inbound_secret }, body: sampleBody(op.method, op.path), ip: randomIp() });
+      expect(own.status).toBe(200);
+    }
+    const victimReplies = await victim.call('GET', '/v1/leads');
+    expect(victimReplies.json.leads.map((l: any) => l.email)).not.toContain('fixture@prospect.io');
   });
 });
 

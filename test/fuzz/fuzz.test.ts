@@ -84,6 +84,8 @@ describe('fuzzing every route', () => {
         fc.asyncProperty(body, query, weirdId, truncated, async (b, q, weird, cut) => {
           n++;
           const admin = path.startsWith('/admin/');
+          // A sending tool's webhook carries its source's secret, not an API key.
+          const inbound = path.startsWith('/v1/inbound/');
           const key = path.startsWith('/v1/crm') ? crmKeys[n % crmKeys.length] : keys[n % keys.length];
           let raw: string | undefined;
           if (b !== undefined) {
@@ -92,9 +94,13 @@ describe('fuzzing every route', () => {
           }
           const before = await writes(t.org.id);
           const r = await request(env, method, fill(path, weird) + q, {
-            key: admin ? null : key,
+            key: admin || inbound ? null : key,
             raw,
-            headers: { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}) },
+            headers: {
+              'content-type': 'application/json',
+              ...(admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+              ...(inbound ? { 'x-inbound-secret': ids.inbound_secret } : {}),
+            },
             ip: randomIp(),
           });
           const what = `${method} ${path}${q} body=${raw?.slice(0, 200)} → ${r.status} ${r.text.slice(0, 200)}`;

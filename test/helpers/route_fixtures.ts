@@ -1,6 +1,9 @@
 // Objects a tenant owns, by path parameter, and a valid body per write route: the generated auth and isolation
 // tests fill every route template from here. A new route with a new parameter needs an entry.
+import { createInboundSource } from '../../lib/inbound/sources';
 import { generateReport } from '../../lib/reports/generate_report';
+import { inject } from 'vitest';
+import { recordSecret } from './secret_scan';
 import { createWebhook } from '../../lib/webhooks/manage';
 import type { TestEnv } from './harness';
 import type { Tenant } from './tenant';
@@ -10,8 +13,15 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
   const report = await generateReport({ db: env.services.db, orgId: t.org.id, clientId: null, briefType: 'friday', now: env.clock.now() });
   const auth = { orgId: t.org.id, clientId: null, keyName: 'fixture' } as Parameters<typeof createWebhook>[0]['auth'];
   const { webhook } = await createWebhook({ services: env.services, auth, input: { name: 'fixture', url: 'https://hooks.example.com/fixture', events: ['lead.replied'] }, now: env.clock.now() });
+  const inbound = await createInboundSource(env.services.db, { orgId: t.org.id, provider: 'generic', baseUrl: 'http://127.0.0.1', now: env.clock.now() });
+  recordSecret(inject('logDir'), inbound.secret);
   return {
     id: reply.id,
+    // Inbound webhooks are addressed by the source and authenticated by its secret (not an API key).
+    source_id: inbound.source.id,
+    inbound_secret: inbound.secret,
+    // An address on the do-not-contact list: the admin opt-out routes address entries by email.
+    email: reply.from_email,
     '/v1/replies/{id}:id': reply.id,
     '/v1/leads/{id}:id': reply.id,
     '/v1/reports/{id}:id': report.id,
@@ -36,6 +46,12 @@ const BODIES: Record<string, unknown> = {
   'PATCH /v1/webhooks/{id}': { is_active: false },
   'POST /v1/webhooks/{id}/redeliver': { event_id: 'evt_fixture' },
   'POST /v1/webhooks/{id}/rotate-secret': { previous_secret_expires_in_hours: 1 },
+  'POST /v1/inbound/{source_id}': {
+    message_id: '<fixture@prospect.io>',
+    from_email: 'fixture@prospect.io',
+    text: 'Sounds good, send details.',
+    campaign: { name: 'Fixture campaign' },
+  },
 };
 
 export function sampleBody(method: string, path: string): unknown {
