@@ -47,6 +47,9 @@ const ConfigSchema = z.object({
   // Neon driver through a local WebSocket proxy (Neon's documented local-development setup).
   NEON_WS_PROXY: z.string().optional(),
   NEON_INSECURE_WS: bool,
+  // Sending tools' API hosts (the per-organization `instantly` / `smartlead` providers); set only to reach a stand-in.
+  INSTANTLY_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.instantly.ai'),
+  SMARTLEAD_API_URL: z.url({ protocol: /^https?$/ }).default('https://server.smartlead.ai/api/v1'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

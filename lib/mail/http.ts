@@ -1,7 +1,7 @@
 import { checkOutboundUrl, type Resolver } from '../net/ssrf';
 import { deliverOnce } from '../webhooks/deliver';
 import { signDelivery } from '../webhooks/signing';
-import type { MailProvider } from './port';
+import type { MailProvider, OutgoingMessage } from './port';
 
 export const PROVIDER_TIMEOUT_MS = 10_000;
 
@@ -15,9 +15,27 @@ export type HttpProviderOptions = {
 };
 
 /**
- * POSTs `{ reply_id, to_email, body }` to the organization's sending service. The URL is checked against the
- * SSRF policy again at every send (DNS may have changed since it was configured), redirects are not followed,
- * and anything but a 2xx within the timeout is a provider failure.
+ * What the organization's sending service gets: enough to answer in the prospect's own thread (subject "Re: …",
+ * In-Reply-To/References, the mailbox the prospect wrote to). A field we do not know is null, never absent.
+ */
+export function httpPayload(m: OutgoingMessage) {
+  return {
+    reply_id: m.replyId,
+    to_email: m.toEmail,
+    body: m.body,
+    subject: m.subject,
+    in_reply_to: m.inReplyTo,
+    references: m.references,
+    campaign_id: m.campaignId,
+    provider_campaign_id: m.providerCampaignId,
+    from_email: m.fromEmail,
+  };
+}
+
+/**
+ * POSTs `httpPayload(message)` to the organization's sending service. The URL is checked against the SSRF policy
+ * again at every send (DNS may have changed since it was configured), redirects are not followed, and anything
+ * but a 2xx within the timeout is a provider failure.
  */
 export function createHttpProvider(opts: HttpProviderOptions): MailProvider {
   return {
@@ -26,7 +44,7 @@ export function createHttpProvider(opts: HttpProviderOptions): MailProvider {
     async send(_tx, m) {
       const checked = await checkOutboundUrl(opts.url, { allowPrivate: opts.allowPrivate, resolve: opts.resolveHost });
       if (!checked.ok) return { ok: false, error: `provider URL refused: ${checked.reason}` };
-      const body = JSON.stringify({ reply_id: m.replyId, to_email: m.toEmail, body: m.body });
+      const body = JSON.stringify(httpPayload(m));
       // One id per reply: a provider that deduplicates on it never sends one reply twice, even across our retries.
       const eventId = `msg_${m.replyId}`;
       const headers = opts.secret

@@ -6,7 +6,9 @@ import { recordDecision } from '../decisions/record';
 import { ApiError } from '../errors';
 import { emitEvent, truncate } from '../events/outbox';
 import type { findReplyForUpdate } from '../leads/find_reply';
+import { outgoingMessage } from '../mail/message';
 import { providerFor } from '../mail/provider';
+import { optedOutRefusal } from '../suppression/guard';
 import type { MailProvider, ProviderResult } from '../mail/port';
 import { editInfo, learnFromSend } from './learn';
 import { claimSend } from './limits';
@@ -41,6 +43,13 @@ export async function sendNow(a: SendNowArgs): Promise<SentResult | Refused> {
   const trail = (action: string, detail: Record<string, unknown>, actor_ = actor.keyName) =>
     recordDecision(tx, { orgId: actor.orgId, actor: actor_, action, replyId: reply.id, leadId: lead.id, detail: { via, ...keyDetail(actor), ...detail }, at: now });
 
+  // Before the limits: an opted-out prospect is never contacted, and a refused send must not use up a send slot.
+  const optedOut = await optedOutRefusal(tx, { orgId: actor.orgId, clientId: campaign.clientId, email: reply.fromEmail });
+  if (optedOut) {
+    await trail('send.blocked', { code: optedOut.code, autonomy_level: actor.autonomyLevel });
+    return { refused: optedOut };
+  }
+
   const claim = await claimSend(deps.limits, actor.keyId, lead.id);
   if (!claim.ok) {
     await trail('send.blocked', { code: claim.error.code, limit: claim.limit, retry_after: claim.retryAfterSec, autonomy_level: actor.autonomyLevel });
@@ -51,7 +60,7 @@ export async function sendNow(a: SendNowArgs): Promise<SentResult | Refused> {
   let result: ProviderResult;
   try {
     provider = await providerFor(tx, deps, actor.orgId);
-    result = await provider.send(tx, { orgId: actor.orgId, replyId: reply.id, toEmail: reply.fromEmail, body: a.body }, now);
+    result = await provider.send(tx, outgoingMessage(actor.orgId, a.locked, a.body), now);
   } catch (err) {
     await claim.release();
     throw err;

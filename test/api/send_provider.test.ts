@@ -2,7 +2,7 @@
 // node:http receiver), its failure path (502, nothing sent, no cooldown, the draft stays) and its admin routes.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sendingProviders } from '../../schema';
+import { campaigns, replies, sendingProviders } from '../../schema';
 import { generateWebhookSecret, verifyServiceSignature } from '../../lib/webhooks/signing';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { newTenant, type Tenant } from '../helpers/tenant';
@@ -27,7 +27,7 @@ const useHttp = (t: Tenant, secret?: string, url = receiver.url) => t.admin('PUT
 const thread = async (t: Tenant, id: string) => (await t.call('GET', `/v1/replies/${id}`)).json.thread.map((m: any) => m.role);
 
 describe('http provider', () => {
-  it('POSTs { reply_id, to_email, body } signed like a webhook; the receiver verifies the signature', async () => {
+  it('POSTs the reply with its thread fields (unknown ones null), signed like a webhook; the receiver verifies the signature', async () => {
     const t = await newTenant(env);
     const secret = generateWebhookSecret();
     const put = await useHttp(t, secret);
@@ -38,7 +38,18 @@ describe('http provider', () => {
     expect(r.status).toBe(200);
     expect(receiver.hits).toHaveLength(1);
     const hit = receiver.hits[0];
-    expect(JSON.parse(hit.body)).toEqual({ reply_id: reply.id, to_email: 'ana@prospect.io', body: 'Thursday works — Ana, see invite.' });
+    // Ingested through the admin route: no subject, Message-IDs, provider campaign or mailbox are known.
+    expect(JSON.parse(hit.body)).toEqual({
+      reply_id: reply.id,
+      to_email: 'ana@prospect.io',
+      body: 'Thursday works — Ana, see invite.',
+      subject: null,
+      in_reply_to: null,
+      references: null,
+      campaign_id: t.campaign.id,
+      provider_campaign_id: null,
+      from_email: null,
+    });
     expect(hit.headers['content-type']).toBe('application/json');
     expect(hit.headers['x-service-event-id']).toBe(`msg_${reply.id}`);
     const header = hit.headers['x-service-webhook-signature'] as string;
@@ -47,6 +58,30 @@ describe('http provider', () => {
     expect(await verifyServiceSignature({ secret, header, body: hit.body.replace('Thursday', 'Friday') })).toMatchObject({ ok: false });
     expect(await outbox(t)).toEqual([]); // the outbox records only what the outbox provider "sent"
     expect((await trail(t, reply.id))[0].detail).toMatchObject({ provider: 'http' });
+  });
+
+  it("carries what answering in the prospect's thread needs: Re: subject, In-Reply-To, References, campaign ids, our mailbox", async () => {
+    const t = await newTenant(env);
+    await useHttp(t);
+    await env.services.db.update(campaigns).set({ providerCampaignId: 'cmp_42' }).where(eq(campaigns.id, t.campaign.id));
+    const { reply } = await t.reply({ from_email: 'ana@prospect.io', subject: 'Our proposal' });
+    // The thread columns an inbound webhook fills, written directly: this test is about what the provider is sent.
+    await env.services.db
+      .update(replies)
+      .set({ rfcMessageId: '<p2@prospect.io>', inReplyTo: '<c1@agency.com>', references: '<c0@agency.com> <c1@agency.com>', toEmail: 'sam@agency.com' })
+      .where(eq(replies.id, reply.id));
+    expect((await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'Great' } })).status).toBe(200);
+    expect(JSON.parse(receiver.hits[0].body)).toEqual({
+      reply_id: reply.id,
+      to_email: 'ana@prospect.io',
+      body: 'Great',
+      subject: 'Re: Our proposal',
+      in_reply_to: '<p2@prospect.io>',
+      references: '<c0@agency.com> <c1@agency.com> <p2@prospect.io>',
+      campaign_id: t.campaign.id,
+      provider_campaign_id: 'cmp_42',
+      from_email: 'sam@agency.com',
+    });
   });
 
   it('sends unsigned without a secret; the secret is stored encrypted', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendingProviders, webhooks } from '../../schema';
 import { createSecretBox, type SecretBox } from '../../lib/crypto/secret_box';
 import { reencryptStoredSecrets } from '../../lib/crypto/rotate';
+import { providerView } from '../../lib/mail/provider';
 import { generateWebhookSecret } from '../../lib/webhooks/signing';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { TEST_ENCRYPTION_KEY } from '../helpers/harness_constants';
@@ -90,6 +91,39 @@ describe('reencryptStoredSecrets', () => {
 
     const again = await reencryptStoredSecrets(env.services.db, rotating);
     expect(again.every((r) => r.reencrypted === 0 && r.alreadyCurrent === r.rows)).toBe(true);
+  });
+});
+
+describe('reencryptStoredSecrets and a sending tool API key', () => {
+  // Its own database: the rotation walks every row, and the case above leaves rows on its own new key.
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv();
+  });
+  afterAll(() => env.close());
+
+  it('moves an Instantly API key to the new key; the provider still reads it and the admin hint is unchanged', async () => {
+    const t = await newTenant(env);
+    const apiKey = randomBytes(36).toString('base64');
+    const put = await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'instantly', api_key: apiKey });
+    expect(put.status).toBe(200);
+    const [before] = await env.services.db.select().from(sendingProviders).where(eq(sendingProviders.orgId, t.org.id));
+
+    const report = await reencryptStoredSecrets(env.services.db, createSecretBox(newKey, TEST_ENCRYPTION_KEY));
+    expect(report.find((r) => r.store === 'sending provider secrets')).toMatchObject({ rows: 1, reencrypted: 1, changedMeanwhile: 0 });
+
+    const [after] = await env.services.db.select().from(sendingProviders).where(eq(sendingProviders.orgId, t.org.id));
+    expect(after.kind).toBe('instantly');
+    expect(after.secretEnc).not.toBe(before.secretEnc);
+    expect(after.secretEnc).not.toContain(apiKey);
+    const newOnly = createSecretBox(newKey);
+    expect(await newOnly.decrypt(after.secretEnc!)).toBe(apiKey);
+    await expect(createSecretBox(TEST_ENCRYPTION_KEY).decrypt(after.secretEnc!)).rejects.toThrow(/authentication failed/);
+    // What the admin side shows is computed from the key, so it reads the same after the move.
+    expect(await providerView(after, { secrets: newOnly })).toEqual({ kind: 'instantly', api_key_hint: `…${apiKey.slice(-4)}` });
+    expect(await reencryptStoredSecrets(env.services.db, createSecretBox(newKey, TEST_ENCRYPTION_KEY))).toContainEqual(
+      expect.objectContaining({ store: 'sending provider secrets', rows: 1, reencrypted: 0, alreadyCurrent: 1 }),
+    );
   });
 });
 

@@ -1,0 +1,43 @@
+import { SmartleadClient, type SmartleadClientOptions } from '../providers/smartlead/client';
+import type { MailProvider } from './port';
+import { refText, textToHtml, toolFailure } from './sending_tool';
+
+/**
+ * Answers through Smartlead's POST /campaigns/{campaign_id}/reply-email-thread, in the thread of the campaign email
+ * the prospect answered. From the Smartlead inbound webhook (provider_ref, docs/sending_providers.md): `campaign_id`
+ * (else the campaign's provider_campaign_id) and `email_stats_id` are required; `reply_message_id`,
+ * `reply_email_time` and `reply_email_body` describe the prospect's message and fall back to its Message-ID,
+ * received time and body as we stored them.
+ */
+export function createSmartleadProvider(opts: SmartleadClientOptions): MailProvider {
+  const client = new SmartleadClient(opts);
+  return {
+    kind: 'smartlead',
+    transactional: false,
+    async send(_tx, m) {
+      const ref = m.providerRef;
+      const statsId = refText(ref, 'email_stats_id');
+      if (!statsId) {
+        return { ok: false, error: 'Smartlead cannot answer in-thread: the reply carries no Smartlead email_stats_id (it did not arrive through a Smartlead inbound source)' };
+      }
+      const campaignId = refText(ref, 'campaign_id') ?? m.providerCampaignId;
+      if (!campaignId) {
+        return { ok: false, error: 'Smartlead cannot answer in-thread: neither the reply nor its campaign carries a Smartlead campaign id' };
+      }
+      const replyMessageId = refText(ref, 'reply_message_id') ?? m.inReplyTo;
+      try {
+        await client.replyToThread(campaignId, {
+          email_stats_id: statsId,
+          email_body: textToHtml(m.body),
+          ...(replyMessageId ? { reply_message_id: replyMessageId } : {}),
+          reply_email_time: refText(ref, 'reply_email_time') ?? m.receivedAt,
+          reply_email_body: refText(ref, 'reply_email_body') ?? m.originalBody,
+          to_email: m.toEmail,
+        });
+        return { ok: true };
+      } catch (err) {
+        return toolFailure(err);
+      }
+    },
+  };
+}
