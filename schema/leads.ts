@@ -9,7 +9,9 @@ export const campaigns = pgTable(
     orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
     clientId: uuid('client_id').references(() => clients.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
-    // The sending tool's own id of this campaign: inbound reply webhooks are matched to the campaign by it.
+    // The sending tool and its own id of this campaign: inbound reply webhooks are matched to the campaign by them
+    // (two tools may both have a campaign 42).
+    provider: text('provider').$type<'instantly' | 'smartlead' | 'emailbison' | 'generic'>(),
     providerCampaignId: text('provider_campaign_id'),
     status: text('status').$type<'active' | 'paused' | 'completed'>().notNull().default('active'),
     sent: integer('sent').notNull().default(0),
@@ -21,7 +23,7 @@ export const campaigns = pgTable(
   },
   (t) => [
     index('campaigns_org_idx').on(t.orgId, t.createdAt),
-    uniqueIndex('campaigns_org_provider_campaign_uq').on(t.orgId, t.providerCampaignId).where(sql`${t.providerCampaignId} is not null`),
+    uniqueIndex('campaigns_org_provider_campaign_uq').on(t.orgId, t.provider, t.providerCampaignId).where(sql`${t.providerCampaignId} is not null`),
   ],
 );
 

@@ -3,10 +3,10 @@ import type { Group } from '../../lib/http/env';
 import { errors, json, jsonBody } from '../../lib/http/openapi';
 import { createCampaign, updateCampaign } from '../../lib/orgs/admin';
 import { Campaign } from '../campaigns/schema';
-
-const AdminCampaign = Campaign.extend({ provider_campaign_id: z.string().nullable() }).openapi('AdminCampaign');
 import { adminRoute } from './route';
 import { CreateCampaignBody, OrgIdParam, UpdateCampaignBody } from './schema';
+
+const AdminCampaign = Campaign.extend({ provider: z.string().nullable(), provider_campaign_id: z.string().nullable() }).openapi('AdminCampaign');
 
 const create = adminRoute({
   method: 'post',

@@ -26,6 +26,11 @@ export const CreateCampaignBody = z.strictObject({
   status: z.enum(['active', 'paused', 'completed']).optional(),
   sent: count.optional(),
   opened: count.optional(),
+  provider: z
+    .enum(['instantly', 'smartlead', 'emailbison', 'generic'])
+    .nullable()
+    .optional()
+    .openapi({ description: 'the sending tool the campaign runs in; required with provider_campaign_id' }),
   provider_campaign_id: z
     .string()
     .trim()

@@ -6,6 +6,9 @@ import type { AppEnv } from './env';
 // door with a 400 instead of letting the database fail the write with a 500.
 const JSON_NUL = /(^|[^\\])(\\\\)*\\u0000/;
 
+/** Whether JSON text holds a NUL, raw or escaped (`\u0000`): such a string cannot be stored in Postgres text. */
+export const jsonHasNul = (text: string) => text.includes('\0') || JSON_NUL.test(text);
+
 // A body that is not UTF-8 would be decoded with U+FFFD in place of the bad bytes and stored that way: refuse it
 // instead. `fatal` makes the decoder throw on invalid, overlong, surrogate and truncated sequences.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -27,7 +30,7 @@ export function rejectNulCharacters(): MiddlewareHandler<AppEnv> {
       } catch {
         throw new ApiError('validation_error', 'body: not valid UTF-8 (an invalid, overlong or truncated byte sequence); send text encoded as UTF-8');
       }
-      if (c.req.header('content-type')?.includes('json') && (text.includes('\0') || JSON_NUL.test(text))) {
+      if (c.req.header('content-type')?.includes('json') && jsonHasNul(text)) {
         throw new ApiError('validation_error', 'body: NUL characters (\\u0000) are not allowed in strings');
       }
     }

@@ -1,8 +1,6 @@
-import type { Context } from 'hono';
 import { ApiError } from '../errors';
-import type { AppEnv } from '../http/env';
-import type { LimitResult } from '../limits/port';
-import { errorText } from '../log';
+import type { Clock, LimitResult, Limits } from '../limits/port';
+import { errorText, type Logger } from '../log';
 import type { InboundSource } from './sources';
 
 /** Deliveries per source and minute: well above a sending tool's reply bursts, a ceiling for a runaway retry loop. */
@@ -11,12 +9,12 @@ export const INBOUND_PER_SOURCE_PER_MINUTE = 1200;
 const FAILED_PER_IP_PER_MINUTE = 120;
 
 /** The source secret: `x-inbound-secret`, `Authorization: Bearer`, or `?token=` for tools that cannot set headers. */
-export function presentedInboundSecret(c: Context<AppEnv>): string | undefined {
-  const header = c.req.header('x-inbound-secret')?.trim();
+export function presentedInboundSecret(read: { header(name: string): string | undefined; query(name: string): string | undefined }): string | undefined {
+  const header = read.header('x-inbound-secret')?.trim();
   if (header) return header;
-  const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+  const bearer = /^Bearer\s+(.+)$/i.exec(read.header('authorization') ?? '')?.[1]?.trim();
   if (bearer) return bearer;
-  return c.req.query('token')?.trim() || undefined;
+  return read.query('token')?.trim() || undefined;
 }
 
 /**
@@ -24,21 +22,20 @@ export function presentedInboundSecret(c: Context<AppEnv>): string | undefined {
  * guessing secrets is limited like any unauthenticated call). Fails open when the limits store is down: a
  * sending tool's replies must not be lost because Redis is.
  */
-export async function countInboundDelivery(c: Context<AppEnv>, source: InboundSource | null) {
-  const { limits, clock, log } = c.get('services');
+export async function countInboundDelivery(deps: { limits: Limits; clock: Clock; log: Logger }, source: InboundSource | null, clientIp: string) {
   const check = source
     ? { name: 'inbound', id: source.id, limit: INBOUND_PER_SOURCE_PER_MINUTE, windowSec: 60 }
-    : { name: 'ip', id: c.get('clientIp'), limit: FAILED_PER_IP_PER_MINUTE, windowSec: 60 };
+    : { name: 'ip', id: clientIp, limit: FAILED_PER_IP_PER_MINUTE, windowSec: 60 };
   let counted: LimitResult[];
   try {
-    counted = await limits.check([check]);
+    counted = await deps.limits.check([check]);
   } catch (err) {
-    log.warn('inbound limits unavailable; failing open', { requestId: c.get('requestId'), error: errorText(err) });
+    deps.log.warn('inbound limits unavailable; failing open', { error: errorText(err) });
     return;
   }
   const [r] = counted;
   if (r.success) return;
-  const retryAfter = Math.max(1, Math.ceil((r.reset - clock.now().getTime()) / 1000));
+  const retryAfter = Math.max(1, Math.ceil((r.reset - deps.clock.now().getTime()) / 1000));
   if (source) throw new ApiError('rate_limit_exceeded', `more than ${check.limit} deliveries per minute for this inbound source`, { retryAfter });
   throw new ApiError('ip_rate_limit_exceeded', 'too many requests from this address', { retryAfter });
 }

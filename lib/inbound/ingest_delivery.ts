@@ -26,6 +26,12 @@ export async function ingestDelivery({ db, classify, source, reply, now }: { db:
   if (source.status === 'paused') {
     throw new ApiError('source_paused', 'this inbound source is paused by its owner; the delivery was not accepted (retry later, or resume the source)');
   }
+  // A redelivery of a stored message (the common retry) is answered without reading or classifying it again.
+  const [seen] = await db
+    .select({ replyId: inboundMessages.replyId })
+    .from(inboundMessages)
+    .where(and(eq(inboundMessages.sourceId, source.id), eq(inboundMessages.messageId, reply.message_id)));
+  if (seen) return duplicateOf(db, source, reply.message_id);
   const prepared = await prepareReply(reply, classify);
   return db.transaction(async (tx) => {
     const claimed = await tx
@@ -35,7 +41,7 @@ export async function ingestDelivery({ db, classify, source, reply, now }: { db:
       .returning({ messageId: inboundMessages.messageId });
     if (claimed.length === 0) return duplicateOf(tx, source, reply.message_id);
 
-    const campaign = await resolveCampaign(tx, { orgId: source.orgId, campaign: reply.campaign, now });
+    const campaign = await resolveCampaign(tx, { orgId: source.orgId, provider: source.provider, campaign: reply.campaign, now });
     const stored = await storeReply(tx, { orgId: source.orgId, campaign, prepared, sourceId: source.id, now });
     await tx
       .update(inboundMessages)

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { inboundSources, type InboundSourceProvider } from '../../schema';
 import { randomToken, sha256Hex, timingSafeEqualStr } from '../crypto/secrets';
 import type { Db } from '../db/types';
@@ -11,6 +11,7 @@ import { notFound } from '../errors';
 export type InboundSource = typeof inboundSources.$inferSelect;
 
 const SECRET_PREFIX = 'insec_';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const hashSecret = (secret: string) => sha256Hex(secret);
 
 /** The address a sending tool posts its reply webhook to. */
@@ -81,8 +82,8 @@ export async function updateInboundSource(db: Db, a: { sourceId: string; input: 
  * or missing secret: the caller cannot tell which). Hashes are compared in constant time.
  */
 export async function authenticateSource(db: Db, sourceId: string, presented: string | undefined): Promise<InboundSource | null> {
-  if (!presented || !/^[0-9a-f-]{36}$/i.test(sourceId)) return null;
-  const [source] = await db.select().from(inboundSources).where(and(eq(inboundSources.id, sourceId)));
+  if (!presented || !UUID.test(sourceId)) return null;
+  const [source] = await db.select().from(inboundSources).where(eq(inboundSources.id, sourceId));
   const presentedHash = await hashSecret(presented);
   if (!source) return null;
   return timingSafeEqualStr(presentedHash, source.secretHash) ? source : null;

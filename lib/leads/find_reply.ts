@@ -12,7 +12,7 @@ export async function findReplyForUpdate(tx: Db, tenant: Tenant, replyId: string
   const conditions = [eq(replies.id, replyId), eq(replies.orgId, tenant.orgId)];
   if (tenant.clientId) conditions.push(eq(campaigns.clientId, tenant.clientId));
   const [row] = await tx
-    .select({ reply: replies, lead: leads, campaign: { id: campaigns.id, name: campaigns.name, clientId: campaigns.clientId, providerCampaignId: campaigns.providerCampaignId } })
+    .select({ reply: replies, lead: leads, campaign: { id: campaigns.id, name: campaigns.name, clientId: campaigns.clientId, provider: campaigns.provider, providerCampaignId: campaigns.providerCampaignId } })
     .from(replies)
     .innerJoin(leads, eq(leads.id, replies.leadId))
     .innerJoin(campaigns, eq(campaigns.id, replies.campaignId))

@@ -99,18 +99,28 @@ export type CampaignInput = {
   status?: 'active' | 'paused' | 'completed';
   sent?: number;
   opened?: number;
-  /** The sending tool's id of this campaign (inbound webhooks match on it); unique per organization. */
+  /** The sending tool and its id of this campaign (inbound webhooks match on both); unique per organization. */
+  provider?: CampaignProvider | null;
   provider_campaign_id?: string | null;
 };
+export type CampaignProvider = 'instantly' | 'smartlead' | 'emailbison' | 'generic';
+
+/** A provider campaign id means nothing without its tool: two tools may both have a campaign 42. */
+function requireProviderWithId(provider: CampaignProvider | null, providerCampaignId: string | null) {
+  if (providerCampaignId !== null && provider === null) {
+    throw new ApiError('validation_error', 'provider: required with provider_campaign_id (instantly, smartlead, emailbison or generic)');
+  }
+}
 
 /** The admin view of a campaign: the core Campaign plus the sending tool's id of it. */
 const adminCampaignView = (c: typeof campaigns.$inferSelect, client: { id: string; name: string } | null) => ({
   ...campaignView(c, client),
+  provider: c.provider,
   provider_campaign_id: c.providerCampaignId,
 });
 
 const providerIdTaken = (id: string) =>
-  new ApiError('conflict', `provider_campaign_id: another campaign of this organization already has the id ${JSON.stringify(id)}`);
+  new ApiError('conflict', `provider_campaign_id: another campaign of this organization already has the id ${JSON.stringify(id)} for this provider`);
 
 /** A unique violation on the provider campaign id becomes a 409 naming it; anything else is rethrown. */
 async function guardProviderId<T>(id: string | null | undefined, write: () => Promise<T>): Promise<T> {
@@ -125,6 +135,7 @@ async function guardProviderId<T>(id: string | null | undefined, write: () => Pr
 export async function createCampaign(db: Db, orgId: string, input: CampaignInput, now: Date) {
   await requireOrg(db, orgId);
   const client = input.client_id ? await requireClientOf(db, orgId, input.client_id) : null;
+  requireProviderWithId(input.provider ?? null, input.provider_campaign_id ?? null);
   const [c] = await guardProviderId(input.provider_campaign_id, () =>
     db
       .insert(campaigns)
@@ -132,6 +143,7 @@ export async function createCampaign(db: Db, orgId: string, input: CampaignInput
         orgId,
         clientId: client?.id ?? null,
         name: input.name,
+        provider: input.provider ?? null,
         providerCampaignId: input.provider_campaign_id ?? null,
         status: input.status ?? 'active',
         sent: input.sent ?? 0,
@@ -151,6 +163,9 @@ export async function updateCampaign(db: Db, campaignId: string, input: Partial<
     if (!current) throw notFound('campaign');
     const client = input.client_id ? await requireClientOf(tx, current.orgId, input.client_id) : null;
     const movesClient = input.client_id !== undefined && (client?.id ?? null) !== current.clientId;
+    const provider = input.provider === undefined ? current.provider : input.provider;
+    const providerCampaignId = input.provider_campaign_id === undefined ? current.providerCampaignId : input.provider_campaign_id;
+    requireProviderWithId(provider, providerCampaignId);
     const updatedRows = await tx
       .update(campaigns)
       .set({
@@ -159,7 +174,8 @@ export async function updateCampaign(db: Db, campaignId: string, input: Partial<
         sent: input.sent ?? current.sent,
         opened: input.opened ?? current.opened,
         clientId: input.client_id === undefined ? current.clientId : client?.id ?? null,
-        providerCampaignId: input.provider_campaign_id === undefined ? current.providerCampaignId : input.provider_campaign_id,
+        provider,
+        providerCampaignId,
         statsLastSyncedAt: input.sent !== undefined || input.opened !== undefined ? now : current.statsLastSyncedAt,
       })
       .where(eq(campaigns.id, campaignId))

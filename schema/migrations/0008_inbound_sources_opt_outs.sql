@@ -34,6 +34,7 @@ CREATE TABLE "suppressions" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "campaigns" ADD COLUMN "provider" text;--> statement-breakpoint
 ALTER TABLE "campaigns" ADD COLUMN "provider_campaign_id" text;--> statement-breakpoint
 ALTER TABLE "replies" ADD COLUMN "body_html" text;--> statement-breakpoint
 ALTER TABLE "replies" ADD COLUMN "source_id" uuid;--> statement-breakpoint
@@ -50,5 +51,5 @@ ALTER TABLE "suppressions" ADD CONSTRAINT "suppressions_client_id_clients_id_fk"
 CREATE INDEX "inbound_sources_org_idx" ON "inbound_sources" USING btree ("org_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "suppressions_scope_value_uq" ON "suppressions" USING btree ("org_id",coalesce("client_id", '00000000-0000-0000-0000-000000000000'::uuid),"kind","value");--> statement-breakpoint
 CREATE INDEX "suppressions_org_value_idx" ON "suppressions" USING btree ("org_id","value");--> statement-breakpoint
-CREATE UNIQUE INDEX "campaigns_org_provider_campaign_uq" ON "campaigns" USING btree ("org_id","provider_campaign_id") WHERE "campaigns"."provider_campaign_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "campaigns_org_provider_campaign_uq" ON "campaigns" USING btree ("org_id","provider","provider_campaign_id") WHERE "campaigns"."provider_campaign_id" is not null;--> statement-breakpoint
 CREATE INDEX "leads_org_email_idx" ON "leads" USING btree ("org_id","email");

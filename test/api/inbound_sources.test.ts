@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaigns, inboundMessages, inboundSources, leads, replies } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
-import { newTenant } from '../helpers/tenant';
+import { newTenant, randomIp, request } from '../helpers/tenant';
+import { fixture } from '../inbound/fixtures';
 import { addSource, deliver, genericReply } from './inbound_helpers';
 import { eventsOf, trail } from './send_helpers';
 
@@ -73,6 +74,8 @@ describe('POST /v1/inbound/{source_id} authentication', () => {
       deliver(env, source, genericReply(), { auth: 'query', secret: '' }),
       deliver(env, { ...source, id: '00000000-0000-4000-8000-000000000000' }, genericReply()),
       deliver(env, { ...source, id: 'not-a-uuid' }, genericReply()),
+      deliver(env, { ...source, id: '-'.repeat(36) }, genericReply()),
+      deliver(env, { ...source, id: 'g'.repeat(8) + source.id.slice(8) }, genericReply()),
     ];
     for (const r of await Promise.all(attempts)) {
       expect(r.status).toBe(401);
@@ -117,8 +120,14 @@ describe('generic deliveries through the one ingestion path', () => {
   it('matches the campaign by provider id first, then adopts a same-named campaign without one', async () => {
     const t = await newTenant(env);
     const source = await addSource(t);
-    const tagged = await t.admin('POST', `/admin/v1/orgs/${t.org.id}/campaigns`, { name: 'Tagged', provider_campaign_id: 'sl-7' });
-    expect(tagged.json.campaign.provider_campaign_id).toBe('sl-7');
+    const untooled = await t.admin('POST', `/admin/v1/orgs/${t.org.id}/campaigns`, { name: 'Tagged', provider_campaign_id: 'sl-7' });
+    expect(untooled.status).toBe(400);
+    expect(untooled.json.error.message).toMatch(/^provider: required with provider_campaign_id/);
+    const tagged = await t.admin('POST', `/admin/v1/orgs/${t.org.id}/campaigns`, { name: 'Tagged', provider: 'generic', provider_campaign_id: 'sl-7' });
+    expect(tagged.json.campaign).toMatchObject({ provider: 'generic', provider_campaign_id: 'sl-7' });
+    const taken = await t.admin('POST', `/admin/v1/orgs/${t.org.id}/campaigns`, { name: 'Again', provider: 'generic', provider_campaign_id: 'sl-7' });
+    expect(taken.status).toBe(409);
+    expect(taken.json.error.code).toBe('conflict');
     const byId = await deliver(env, source, genericReply({ campaign: { id: 'sl-7', name: 'A different name in the tool' } }));
     expect(byId.json.campaign_id).toBe(tagged.json.campaign.id);
 
@@ -126,7 +135,7 @@ describe('generic deliveries through the one ingestion path', () => {
     const byName = await deliver(env, source, genericReply({ campaign: { id: 'sl-8', name: 'campaign a' } }));
     expect(byName.json.campaign_id).toBe(t.campaign.id);
     const [learned] = await db().select().from(campaigns).where(eq(campaigns.id, t.campaign.id));
-    expect(learned.providerCampaignId).toBe('sl-8');
+    expect(learned).toMatchObject({ provider: 'generic', providerCampaignId: 'sl-8' });
     const again = await deliver(env, source, genericReply({ campaign: { id: 'sl-8' } }));
     expect(again.json.campaign_id).toBe(t.campaign.id);
   });
@@ -140,7 +149,8 @@ describe('generic deliveries through the one ingestion path', () => {
     expect(r.json.error.message).toContain('nope-1');
     expect(await db().select().from(replies).where(eq(replies.orgId, t.org.id))).toEqual([]);
     // Refused, not claimed: the same message goes through once the campaign is known.
-    await t.admin('PATCH', `/admin/v1/campaigns/${t.campaign.id}`, { provider_campaign_id: 'nope-1' });
+    const tagged = await t.admin('PATCH', `/admin/v1/campaigns/${t.campaign.id}`, { provider: 'generic', provider_campaign_id: 'nope-1' });
+    expect(tagged.status).toBe(200);
     expect((await deliver(env, source, genericReply({ campaign: { id: 'nope-1' } }))).status).toBe(200);
   });
 
@@ -202,6 +212,38 @@ describe('generic deliveries through the one ingestion path', () => {
     expect(broken.status).toBe(400);
     expect(broken.json.error).toEqual({ code: 'validation_error', message: 'body: not valid JSON' });
     // An Instantly source takes Instantly's payload, not the generic format the document shows.
+    expect(await db().select().from(replies).where(eq(replies.orgId, t.org.id))).toEqual([]);
+  });
+
+  it('two tools with the same campaign id are two campaigns', async () => {
+    const t = await newTenant(env);
+    const generic = await addSource(t, 'generic');
+    const smartlead = await addSource(t, 'smartlead');
+    const viaGeneric = await deliver(env, generic, genericReply({ campaign: { id: '42', name: 'Forty-two (generic)' } }));
+    const body = fixture('smartlead_email_reply');
+    body.campaign_id = 42;
+    const viaSmartlead = await deliver(env, smartlead, body, { auth: 'query' });
+    expect([viaGeneric.status, viaSmartlead.status]).toEqual([200, 200]);
+    expect(viaSmartlead.json.campaign_id).not.toBe(viaGeneric.json.campaign_id);
+    const rows = await db().select().from(campaigns).where(eq(campaigns.orgId, t.org.id));
+    expect(rows.filter((c) => c.providerCampaignId === '42').map((c) => c.provider).sort()).toEqual(['generic', 'smartlead']);
+  });
+
+  it('refuses values no index can hold with a 400 naming them, and NUL in any content type', async () => {
+    const t = await newTenant(env);
+    const source = await addSource(t);
+    const long = await deliver(env, source, genericReply({ message_id: 'm'.repeat(3000), campaign: { id: 'c'.repeat(3000), name: 'x' } }));
+    expect(long.status).toBe(400);
+    expect(long.json.error.message).toContain('message_id: longer than 512 characters');
+    expect(long.json.error.message).toContain('campaign.id: longer than 200 characters');
+    const longEmail = await deliver(env, source, genericReply({ from_email: `${'a'.repeat(60)}@${'b'.repeat(70)}.com` }));
+    expect(longEmail.status).toBe(400);
+    expect(longEmail.json.error.message).toMatch(/^from_email: /);
+    // JSON.stringify escapes the NUL as \u0000: valid JSON that no Postgres text can hold.
+    const raw = JSON.stringify(genericReply({ text: 'a\u0000b' }));
+    const nul = await request(env, 'POST', `/v1/inbound/${source.id}`, { key: null, raw, headers: { 'content-type': 'text/plain', 'x-inbound-secret': source.secret }, ip: randomIp() });
+    expect(nul.status).toBe(400);
+    expect(nul.json.error.message).toContain('NUL');
     expect(await db().select().from(replies).where(eq(replies.orgId, t.org.id))).toEqual([]);
   });
 
