@@ -22,7 +22,7 @@ import { selectCrmLeads, type CrmTenant } from '../lib/crm/view';
 import { rows } from '../lib/db/types';
 import { createCampaign, createClient, createKey, createOrg } from '../lib/orgs/admin';
 import { createNodeServices } from '../lib/runtime/node';
-import { createNodeApp } from '../lib/runtime/node_server';
+import { createNodeApp } from '../scripts/node_server';
 import { benchAdapters } from './adapters';
 import { fmt, table } from './lib';
 

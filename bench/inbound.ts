@@ -15,7 +15,7 @@ import { loadConfig } from '../lib/config';
 import { createInboundSource } from '../lib/inbound/sources';
 import { createCampaign, createOrg } from '../lib/orgs/admin';
 import { createNodeServices } from '../lib/runtime/node';
-import { createNodeApp } from '../lib/runtime/node_server';
+import { createNodeApp } from '../scripts/node_server';
 import { inboundMessages, replies } from '../schema';
 import { benchAdapters } from './adapters';
 import { fmt, table } from './lib';

@@ -12,7 +12,7 @@ import { loadConfig } from '../lib/config';
 import { getReply } from '../lib/leads/get_reply';
 import { listLeads } from '../lib/leads/list_leads';
 import { createNodeServices } from '../lib/runtime/node';
-import { createNodeApp } from '../lib/runtime/node_server';
+import { createNodeApp } from '../scripts/node_server';
 import { benchAdapters } from './adapters';
 import { fmt, load, table, type Load } from './lib';
 import { seedLeads } from './seed';

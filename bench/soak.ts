@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../lib/config';
 import { createNodeServices } from '../lib/runtime/node';
-import { serveNode } from '../lib/runtime/node_server';
+import { serveNode } from '../scripts/node_server';
 import { seedLeads } from './seed';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);

@@ -18,7 +18,7 @@ import { createCampaign, createOrg } from '../lib/orgs/admin';
 import { forEachLimit } from '../lib/queue/run';
 import { startJobRunner } from '../lib/queue/runner';
 import { createNodeServices, type NodeServices } from '../lib/runtime/node';
-import { serveNode } from '../lib/runtime/node_server';
+import { serveNode } from '../scripts/node_server';
 import { DISPATCH_JOB } from '../lib/webhooks/jobs';
 import { createWebhook } from '../lib/webhooks/manage';
 import { jobSchedule, jobHandlers } from '../functions/jobs/handlers';

@@ -1,32 +1,54 @@
 // `npm run dev`: every resource group in one Node process on the embedded defaults (or whatever the
-// environment configures), with a demo organization on a new data dir.
+// environment configures), with a demo organization on a new data dir. `npm run dev -- --new-keys` prints
+// fresh keys for the existing demo organization.
 import { loadConfig } from '../lib/config';
-import { seedDemoOrg } from '../lib/orgs/demo';
+import { existingDemoOrg, seedDemoOrg } from '../lib/orgs/demo';
 import { createNodeServices } from '../lib/runtime/node';
-import { serveNode, startEmbeddedSchedules } from '../lib/runtime/node_server';
+import { serveNode, startEmbeddedSchedules } from './node_server';
 
 const config = loadConfig(process.env);
+const newKeys = process.argv.includes('--new-keys');
+const step = (text: string) => console.log(`… ${text}`);
+
+step(config.DATABASE_URL ? 'connecting to Postgres (DATABASE_URL) and applying migrations' : `opening the embedded database in ${config.DATA_DIR} and applying migrations (the first start takes a few seconds)`);
 const services = await createNodeServices(config);
-const demo = await seedDemoOrg(services.db, services.classify, services.clock.now());
+step('checking for the demo organization');
+const demo = (await seedDemoOrg(services.db, services.classify, services.clock.now())) ?? (await existingDemoOrg(services.db, { newKeys }));
 const server = await serveNode(services, config.HOST, config.PORT);
 const stopSchedules = startEmbeddedSchedules(services);
 
 const base = `http://${config.HOST}:${server.port}`;
-console.log(`Reply Intelligence Service listening on ${base}`);
+console.log(`\nReply Intelligence Service listening on ${base}`);
 console.log(`  database: ${config.DATABASE_URL ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${config.DATA_DIR}`}; limits: ${services.limits.kind}`);
 console.log(`  docs: ${base}/docs   openapi: ${base}/openapi.json   health: ${base}/healthz`);
 console.log(config.ADMIN_TOKEN ? '  admin API: enabled at /admin/v1' : '  admin API: off (set ADMIN_TOKEN to enable /admin/v1)');
-if (demo) {
-  console.log(`\nDemo organization "${demo.org.name}" (${demo.org.id}) created with these keys (shown once):`);
+if (demo && demo.keys.length) {
+  console.log(`\nDemo organization "${demo.org.name}" (${demo.org.id}) — new keys (shown once):`);
   for (const k of demo.keys) console.log(`  ${k.key.name.padEnd(28)} ${k.secret}`);
   console.log(`\nTry: curl -H 'X-Service-Key: ${demo.keys[0].secret}' ${base}/v1/leads`);
+} else if (demo) {
+  console.log(`\nDemo organization "${demo.org.name}" (${demo.org.id}): its keys were printed when it was created.`);
+  console.log('  New keys: stop the server and run `npm run dev -- --new-keys`, or delete the data dir to start afresh.');
 }
+console.log('\nCtrl-C stops the server.');
 
-const shutdown = async () => {
+let stopping = false;
+const shutdown = async (signal: string) => {
+  // A second signal (an impatient Ctrl-C) exits at once; otherwise the database is closed cleanly first.
+  if (stopping) process.exit(1);
+  stopping = true;
+  console.log(`\n${signal}: stopping…`);
+  const force = setTimeout(() => {
+    console.error('could not stop cleanly within 10 s; exiting');
+    process.exit(1);
+  }, 10_000);
+  force.unref();
   stopSchedules();
   server.close();
-  await services.close();
+  (server as { closeAllConnections?: () => void }).closeAllConnections?.(); // keep-alive sockets would hold close() open
+  await services.close().catch((err) => console.error('closing the database failed:', err));
   process.exit(0);
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGHUP', () => void shutdown('SIGHUP'));

@@ -1,5 +1,5 @@
-import { count } from 'drizzle-orm';
-import { organizations } from '../../schema';
+import { and, asc, count, eq } from 'drizzle-orm';
+import { clients, organizations } from '../../schema';
 import type { Db } from '../db/types';
 import { ingestReply, type Classify } from '../ingest/ingest_reply';
 import { createCampaign, createClient, createKey, createOrg } from './admin';
@@ -25,8 +25,26 @@ export async function seedDemoOrg(db: Db, classify: Classify, now: Date) {
   for (const [i, r] of SAMPLE_REPLIES.entries()) {
     await ingestReply({ db, orgId: org.id, classify, now, input: { campaign_id: campaign.id, ...r, received_at: new Date(now.getTime() - (i + 1) * 3_600_000).toISOString() } });
   }
-  const owner = await createKey(db, org.id, { name: 'demo owner (review queue)', scopes: ['*'] });
-  const agent = await createKey(db, org.id, { name: 'demo agent (sends at once)', scopes: ['leads.read', 'replies.send', 'replies.approve', 'webhooks.manage'], autonomy_level: 2 });
-  const crm = await createKey(db, org.id, { name: 'demo CRM sync', scopes: ['crm.read', 'crm.write'], client_id: client.id });
-  return { org, client, campaign, keys: [owner, agent, crm] };
+  return { org, keys: await issueDemoKeys(db, org.id, client.id) };
+}
+
+/** The demo organization's three keys (owner, agent at level 2, CRM sync); new ones each call, shown once. */
+async function issueDemoKeys(db: Db, orgId: string, clientId: string) {
+  const owner = await createKey(db, orgId, { name: 'demo owner (review queue)', scopes: ['*'] });
+  const agent = await createKey(db, orgId, { name: 'demo agent (sends at once)', scopes: ['leads.read', 'replies.send', 'replies.approve', 'webhooks.manage'], autonomy_level: 2 });
+  const crm = await createKey(db, orgId, { name: 'demo CRM sync', scopes: ['crm.read', 'crm.write'], client_id: clientId });
+  return [owner, agent, crm];
+}
+
+/**
+ * The existing demo organization (`npm run dev` made it on a new data dir), with new keys when asked
+ * (`npm run dev -- --new-keys`): the first ones were shown once and are not stored in a readable form.
+ */
+export async function existingDemoOrg(db: Db, opts: { newKeys: boolean }) {
+  const [org] = await db.select().from(organizations).where(eq(organizations.demo, true)).orderBy(asc(organizations.createdAt)).limit(1);
+  if (!org) return null;
+  if (!opts.newKeys) return { org, keys: [] };
+  const [client] = await db.select().from(clients).where(and(eq(clients.orgId, org.id))).orderBy(asc(clients.createdAt)).limit(1);
+  if (!client) return { org, keys: [] };
+  return { org, keys: await issueDemoKeys(db, org.id, client.id) };
 }

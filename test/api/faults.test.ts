@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leads } from '../../schema';
 import { createUpstashLimits } from '../../lib/limits/upstash';
-import { createNodeApp } from '../../lib/runtime/node_server';
+import { createNodeApp } from '../../scripts/node_server';
 import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
 import { newTenant, request, randomIp } from '../helpers/tenant';
 import { keyAt, outbox, startReceiver, trail } from './send_helpers';

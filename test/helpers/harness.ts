@@ -12,7 +12,7 @@ import { createMemoryLimits } from '../../lib/limits/memory';
 import type { Clock, Limits } from '../../lib/limits/port';
 import { createUpstashLimits } from '../../lib/limits/upstash';
 import { createNodeServices, type NodeServices } from '../../lib/runtime/node';
-import { createNodeApp } from '../../lib/runtime/node_server';
+import { createNodeApp } from '../../scripts/node_server';
 import { createLogger } from '../../lib/log';
 import { logFile } from './secret_scan';
 

@@ -5,7 +5,7 @@
 import { loadConfig } from '../../lib/config';
 import { startJobRunner } from '../../lib/queue/runner';
 import { createNodeServices } from '../../lib/runtime/node';
-import { serveNode } from '../../lib/runtime/node_server';
+import { serveNode } from '../../scripts/node_server';
 import { webhookJobHandlers } from '../../lib/webhooks/jobs';
 import { jobSchedule, jobHandlers } from '../../functions/jobs/handlers';
 

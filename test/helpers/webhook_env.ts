@@ -10,7 +10,7 @@ import { createMemoryLimits } from '../../lib/limits/memory';
 import { createUpstashLimits } from '../../lib/limits/upstash';
 import { drainJobs } from '../../lib/queue/runner';
 import { createNodeServices } from '../../lib/runtime/node';
-import { createNodeApp } from '../../lib/runtime/node_server';
+import { createNodeApp } from '../../scripts/node_server';
 import { jobSchedule, jobHandlers } from '../../functions/jobs/handlers';
 import { ADMIN_TOKEN, captureServiceLogs, startTestEnv, TestClock, TIER, type TestEnv } from './harness';
 import { migrateThroughNeon, recreateDatabase } from './it_database';
