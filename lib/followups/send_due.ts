@@ -12,7 +12,7 @@ import type { Queue } from '../queue/port';
 import { errorText } from '../log';
 import { scheduleAfterCommit, scheduleFollowup } from './schedule';
 
-/** A provider that keeps failing: after this many tries the follow-up waits for a person instead. */
+/** A provider that keeps refusing (`not_sent`): after this many tries the follow-up waits for a person instead. */
 export const MAX_FOLLOWUP_ATTEMPTS = 6;
 /** A message may arrive this early (two clocks): it still counts as due. */
 const EARLY_TOLERANCE_MS = 1_000;
@@ -44,9 +44,11 @@ function retryDelayMs(error: ApiError, attempts: number) {
  * Runs one due follow-up (the `followup.send` job; at least once, so idempotent):
  * - cancelled, sent, or in review (waits for a person): nothing;
  * - planned: sent through the governed-send core (sendNow: send limits, lead cooldown, provider, Decision Trail,
- *   `reply.sent`), under the reply and lead row locks, so two deliveries of the job send once. A blocked or failed
- *   send is recorded and tried again later; a draft waiting in the review queue for the same reply sends the
- *   follow-up to review instead (a person is already deciding what this prospect gets);
+ *   `reply.sent`), under the reply and lead row locks, so two deliveries of the job send once. A blocked send, or
+ *   one the provider certainly did not take (`not_sent`), is recorded and tried again later; one the provider may
+ *   have delivered (`unknown`: timeout, 5xx) goes to review at once, never retried; a draft waiting in the review
+ *   queue for the same reply sends the follow-up to review instead (a person is already deciding what this
+ *   prospect gets);
  * - a recipient who opted out (or is on the client's never-mail list): cancelled, never retried or reviewed.
  */
 export async function runFollowup(deps: FollowupDeps, followupId: string): Promise<FollowupOutcome> {
@@ -71,6 +73,11 @@ export async function runFollowup(deps: FollowupDeps, followupId: string): Promi
     const sent = await sendNow({ tx, deps, actor: followupActor(f.orgId), locked, body: f.body, originalSuggestion: null, edited: false, now });
     // Not a limit that passes: no retry, no review. The follow-up is over (sendNow wrote `send.blocked`).
     if (isRefused(sent) && sent.refused.code === 'recipient_opted_out') return cancelOptedOut(tx, f, sent.refused, trail, now);
+    if (isRefused(sent) && sent.providerFailure?.outcome === 'unknown') {
+      // The prospect may already have it (no idempotency key to ask the provider): trying again could send it twice.
+      const why = `the sending provider did not confirm the message (${sent.providerFailure.error}); it may have been delivered, so a person must check before it is sent again`;
+      return toReview(tx, f, why, trail, now, f.attempts + 1, { code: 'provider_error', outcome: 'unknown', provider: sent.providerFailure.kind });
+    }
     if (isRefused(sent)) {
       const attempts = f.attempts + 1;
       if (sent.refused.code === 'provider_error' && attempts >= MAX_FOLLOWUP_ATTEMPTS) {
@@ -97,9 +104,9 @@ export async function runFollowup(deps: FollowupDeps, followupId: string): Promi
   return outcome.result;
 }
 
-async function toReview(tx: Db, f: Followup, why: string, trail: (a: string, d: Record<string, unknown>) => Promise<void>, now: Date, attempts = f.attempts) {
+async function toReview(tx: Db, f: Followup, why: string, trail: (a: string, d: Record<string, unknown>) => Promise<void>, now: Date, attempts = f.attempts, detail: Record<string, unknown> = {}) {
   await tx.update(followups).set({ status: 'review', reason: why, attempts, nextAttemptAt: null, updatedAt: now }).where(eq(followups.id, f.id));
-  await trail('followup.review', { reason: why });
+  await trail('followup.review', { reason: why, ...detail });
   return { result: 'review' as const };
 }
 

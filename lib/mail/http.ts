@@ -1,4 +1,5 @@
 import { checkOutboundUrl, type Resolver } from '../net/ssrf';
+import { failedBeforeSending, statusMayHaveActed } from '../providers/request';
 import { deliverOnce } from '../webhooks/deliver';
 import { signDelivery } from '../webhooks/signing';
 import type { MailProvider, OutgoingMessage } from './port';
@@ -35,7 +36,9 @@ export function httpPayload(m: OutgoingMessage) {
 /**
  * POSTs `httpPayload(message)` to the organization's sending service. The URL is checked against the SSRF policy
  * again at every send (DNS may have changed since it was configured), redirects are not followed, and anything
- * but a 2xx within the timeout is a provider failure.
+ * but a 2xx within the timeout is a provider failure: `not_sent` when the service refused it (4xx) or could not be
+ * reached, `unknown` when it may have sent it anyway (timeout, broken connection, 5xx, redirect). The event id
+ * lets a service deduplicate, but we cannot count on every service doing so.
  */
 export function createHttpProvider(opts: HttpProviderOptions): MailProvider {
   return {
@@ -43,17 +46,25 @@ export function createHttpProvider(opts: HttpProviderOptions): MailProvider {
     transactional: false,
     async send(_tx, m) {
       const checked = await checkOutboundUrl(opts.url, { allowPrivate: opts.allowPrivate, resolve: opts.resolveHost });
-      if (!checked.ok) return { ok: false, error: `provider URL refused: ${checked.reason}` };
+      if (!checked.ok) return { ok: false, error: `provider URL refused: ${checked.reason}`, outcome: 'not_sent' };
       const body = JSON.stringify(httpPayload(m));
       // One id per reply: a provider that deduplicates on it never sends one reply twice, even across our retries.
       const eventId = `msg_${m.replyId}`;
       const headers = opts.secret
         ? await signDelivery({ secret: opts.secret, eventId, body })
         : { 'Content-Type': 'application/json', 'X-Service-Event-Id': eventId };
-      const r = await deliverOnce({ url: checked.url.href, headers, body, timeoutMs: opts.timeoutMs ?? PROVIDER_TIMEOUT_MS });
+      // deliverOnce reports a network error as text; the error itself tells whether the connection was ever made.
+      let neverConnected = false;
+      const watchedFetch: typeof fetch = (input, init) =>
+        fetch(input, init).catch((err: unknown) => {
+          neverConnected = failedBeforeSending(err);
+          throw err;
+        });
+      const r = await deliverOnce({ url: checked.url.href, headers, body, timeoutMs: opts.timeoutMs ?? PROVIDER_TIMEOUT_MS, fetch: watchedFetch });
       if (r.ok) return { ok: true };
       const snippet = r.bodySnippet ? `: ${r.bodySnippet.slice(0, 200)}` : '';
-      return { ok: false, error: `${r.error ?? 'request failed'}${snippet}` };
+      const mayHaveActed = r.status !== null ? statusMayHaveActed(r.status) : !neverConnected;
+      return { ok: false, error: `${r.error ?? 'request failed'}${snippet}`, outcome: mayHaveActed ? 'unknown' : 'not_sent' };
     },
   };
 }

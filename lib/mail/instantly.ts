@@ -1,6 +1,6 @@
 import { InstantlyClient, type InstantlyClientOptions } from '../providers/instantly/client';
 import type { MailProvider } from './port';
-import { refText, textToHtml, toolFailure } from './sending_tool';
+import { notSent, refText, textToHtml, toolFailure } from './sending_tool';
 
 /**
  * Answers through Instantly's POST /api/v2/emails/reply, in the thread of the email the prospect sent. What that
@@ -17,11 +17,11 @@ export function createInstantlyProvider(opts: InstantlyClientOptions): MailProvi
       // The inbound adapter stores it under the API's own name; `email_id` (the webhook's name) is read too.
       const emailId = refText(m.providerRef, 'reply_to_uuid') ?? refText(m.providerRef, 'email_id');
       if (!emailId) {
-        return { ok: false, error: 'Instantly cannot answer in-thread: the reply carries no Instantly email id (it did not arrive through an Instantly inbound source)' };
+        return notSent('Instantly cannot answer in-thread: the reply carries no Instantly email id (it did not arrive through an Instantly inbound source)');
       }
       const eaccount = refText(m.providerRef, 'eaccount') ?? m.fromEmail;
       if (!eaccount) {
-        return { ok: false, error: 'Instantly cannot answer in-thread: the reply does not say which Instantly sending account the prospect wrote to (eaccount)' };
+        return notSent('Instantly cannot answer in-thread: the reply does not say which Instantly sending account the prospect wrote to (eaccount)');
       }
       try {
         await client.replyToEmail({

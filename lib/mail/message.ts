@@ -28,6 +28,7 @@ export function outgoingMessage(orgId: string, locked: LockedReply, body: string
     references: threadReferences(reply),
     campaignId: campaign.id,
     providerCampaignId: campaign.providerCampaignId,
+    providerCampaignProvider: campaign.provider,
     fromEmail: reply.toEmail,
     receivedAt: reply.receivedAt.toISOString(),
     originalBody: reply.bodyHtml ?? reply.body,

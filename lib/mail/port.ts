@@ -19,6 +19,11 @@ export type OutgoingMessage = {
   references: string | null;
   campaignId: string;
   providerCampaignId: string | null;
+  /**
+   * The sending tool that `providerCampaignId` belongs to (the campaign's `provider`): a tool's adapter uses that id
+   * only when it is its own (two tools may both have a campaign 42).
+   */
+  providerCampaignProvider: string | null;
   /** The mailbox the prospect wrote to, when the sending tool told us: the answer goes out from it. */
   fromEmail: string | null;
   /** When the prospect's message was sent (as the tool reported it, else when it reached us), ISO 8601. */
@@ -29,7 +34,15 @@ export type OutgoingMessage = {
   providerRef: Record<string, string | number | null> | null;
 };
 
-export type ProviderResult = { ok: true } | { ok: false; error: string };
+/**
+ * What a failed send means for the prospect. `not_sent`: the provider certainly did not take the message (we
+ * refused before calling, or it answered 4xx, or the connection was never made). `unknown`: it may have been
+ * delivered (a timeout, a connection broken after the request went out, a 5xx, a redirect); neither sending tool's
+ * reply API has an idempotency key, so sending again could reach the prospect twice.
+ */
+export type SendFailureOutcome = 'not_sent' | 'unknown';
+
+export type ProviderResult = { ok: true } | { ok: false; error: string; outcome: SendFailureOutcome };
 
 export type ProviderKind = 'outbox' | 'http' | 'instantly' | 'smartlead';
 
@@ -40,6 +53,9 @@ export interface MailProvider {
    * transaction fails contacted nobody. An http call cannot be taken back once made.
    */
   readonly transactional: boolean;
-  /** Never throws for a provider-side failure (non-2xx, network, timeout, refused URL): that is `ok: false`. */
+  /**
+   * Never throws for a provider-side failure (non-2xx, network, timeout, refused URL): that is `ok: false`, with
+   * the outcome telling whether the message may have gone out anyway.
+   */
   send(tx: Db, message: OutgoingMessage, now: Date): Promise<ProviderResult>;
 }

@@ -64,7 +64,7 @@ export async function providerFor(tx: Db, deps: ProviderDeps, orgId: string): Pr
 const unconfigured = (kind: SendingTool): MailProvider => ({
   kind,
   transactional: false,
-  send: async () => ({ ok: false, error: `the ${kind} provider has no API key configured` }),
+  send: async () => ({ ok: false, error: `the ${kind} provider has no API key configured`, outcome: 'not_sent' }),
 });
 
 // Printable ASCII without spaces: what both tools issue. Anything else is a paste error worth refusing early.

@@ -26,11 +26,15 @@ export function textToHtml(text: string): string {
 
 /**
  * The port's verdict on a call that threw. A 2xx whose body we could not read was still accepted by the tool:
- * reporting it as a failure would let a retry send the prospect the answer twice. Anything but a client error is
- * a bug and is thrown on (the send path then releases its claim and answers 500).
+ * reporting it as a failure would let a retry send the prospect the answer twice. A failure after which the tool
+ * may have sent it anyway (timeout, broken connection, 5xx, redirect) is `unknown`; a refusal is `not_sent`.
+ * Anything but a client error is a bug and is thrown on (the send path then releases its claim and answers 500).
  */
 export function toolFailure(err: unknown): ProviderResult {
   if (!(err instanceof ProviderApiError)) throw err;
   if (err.accepted) return { ok: true };
-  return { ok: false, error: err.message };
+  return { ok: false, error: err.message, outcome: err.mayHaveActed ? 'unknown' : 'not_sent' };
 }
+
+/** A send refused before any call was made (the reply lacks what the tool's API needs). */
+export const notSent = (error: string): ProviderResult => ({ ok: false, error, outcome: 'not_sent' });

@@ -1,11 +1,12 @@
-import { SmartleadClient, type SmartleadClientOptions } from '../providers/smartlead/client';
+import { isSmartleadCampaignId, SmartleadClient, type SmartleadClientOptions } from '../providers/smartlead/client';
 import type { MailProvider } from './port';
-import { refText, textToHtml, toolFailure } from './sending_tool';
+import { notSent, refText, textToHtml, toolFailure } from './sending_tool';
 
 /**
  * Answers through Smartlead's POST /campaigns/{campaign_id}/reply-email-thread, in the thread of the campaign email
  * the prospect answered. From the Smartlead inbound webhook (provider_ref, docs/sending_providers.md): `campaign_id`
- * (else the campaign's provider_campaign_id) and `email_stats_id` are required; `reply_message_id`,
+ * (else the campaign's provider_campaign_id, when that campaign is a Smartlead one) and `email_stats_id` are
+ * required, and the campaign id must be a whole number (it goes into the path); `reply_message_id`,
  * `reply_email_time` and `reply_email_body` describe the prospect's message and fall back to its Message-ID,
  * received time and body as we stored them.
  */
@@ -18,11 +19,15 @@ export function createSmartleadProvider(opts: SmartleadClientOptions): MailProvi
       const ref = m.providerRef;
       const statsId = refText(ref, 'email_stats_id');
       if (!statsId) {
-        return { ok: false, error: 'Smartlead cannot answer in-thread: the reply carries no Smartlead email_stats_id (it did not arrive through a Smartlead inbound source)' };
+        return notSent('Smartlead cannot answer in-thread: the reply carries no Smartlead email_stats_id (it did not arrive through a Smartlead inbound source)');
       }
-      const campaignId = refText(ref, 'campaign_id') ?? m.providerCampaignId;
+      // Another tool's id of the campaign is no Smartlead campaign id, even when it looks like one.
+      const campaignId = refText(ref, 'campaign_id') ?? (m.providerCampaignProvider === 'smartlead' ? m.providerCampaignId : null);
       if (!campaignId) {
-        return { ok: false, error: 'Smartlead cannot answer in-thread: neither the reply nor its campaign carries a Smartlead campaign id' };
+        return notSent('Smartlead cannot answer in-thread: neither the reply nor its campaign carries a Smartlead campaign id');
+      }
+      if (!isSmartleadCampaignId(campaignId)) {
+        return notSent('Smartlead cannot answer in-thread: the campaign id it carries is not a Smartlead campaign id (a whole number)');
       }
       const replyMessageId = refText(ref, 'reply_message_id') ?? m.inReplyTo;
       try {

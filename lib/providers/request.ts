@@ -12,7 +12,9 @@ export type ApiFailure =
   | 'http'
   /** No complete answer within the timeout. */
   | 'timeout'
-  /** DNS, connection refused/reset, TLS. */
+  /** The connection was never made (DNS, connection refused, no route, TLS handshake): nothing reached the tool. */
+  | 'unreachable'
+  /** The connection broke after it was made (reset, closed): the request may have reached the tool. */
   | 'network'
   /** A 3xx: not followed, so an answer can never come from a host we did not choose. */
   | 'redirect'
@@ -41,6 +43,69 @@ export class ProviderApiError extends Error {
   get accepted(): boolean {
     return this.status !== null && this.status >= 200 && this.status < 300 && this.failure === 'bad_response';
   }
+
+  /**
+   * False only when the tool surely did not act on the request: it refused it (4xx, incl. 401/403/429, or a 2xx
+   * saying `ok: false`) or the connection was never made. A timeout, a broken connection, a 5xx or a redirect can
+   * follow a request the tool carried out (neither tool has an idempotency key to ask it which).
+   */
+  get mayHaveActed(): boolean {
+    switch (this.failure) {
+      case 'rate_limited':
+      case 'unauthorized':
+      case 'unreachable':
+      case 'rejected':
+        return false;
+      case 'http':
+        return this.status === null || statusMayHaveActed(this.status);
+      default:
+        return true;
+    }
+  }
+}
+
+/**
+ * Whether a server that answered this non-2xx status may have carried out the request: a 4xx says it refused it;
+ * a 5xx can come after the work was done (a crash while answering, a gateway giving up on a slow backend), and a
+ * 3xx to a POST may be Post/Redirect/Get after doing it.
+ */
+export function statusMayHaveActed(status: number): boolean {
+  return !(status >= 400 && status < 500);
+}
+
+// Errors of the connection attempt itself (Node's net/dns/tls codes, undici's connect timeout): the request was
+// never written. Anything else (ECONNRESET, UND_ERR_SOCKET "other side closed", an error without a code, as on
+// Workers) may come after the request went out.
+const NEVER_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** True when a fetch failed while connecting, before any byte of the request was sent. */
+export function failedBeforeSending(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown; errors?: unknown } } | null)?.cause;
+  if (!cause || typeof cause !== 'object') return false;
+  if (typeof cause.code === 'string' && NEVER_CONNECTED.has(cause.code)) return true;
+  // Happy eyeballs (several addresses tried) reports an AggregateError: never connected if no attempt did.
+  const each = Array.isArray(cause.errors) ? (cause.errors as Array<{ code?: unknown }>) : [];
+  return each.length > 0 && each.every((e) => typeof e?.code === 'string' && NEVER_CONNECTED.has(e.code));
 }
 
 export type ApiRequest = {
@@ -66,7 +131,6 @@ export async function requestJson<T>(req: ApiRequest): Promise<T> {
     new ProviderApiError(redact(`${req.api} ${detail}`, req.secret), req.api, failure, status, retryAfterSec, snippet);
 
   let res: Response;
-  let text: string;
   try {
     res = await fetch(req.url.href, {
       method: req.method,
@@ -75,11 +139,14 @@ export async function requestJson<T>(req: ApiRequest): Promise<T> {
       redirect: 'manual',
       signal,
     });
-    text = await readBounded(res);
   } catch (err) {
     if (signal.aborted) throw fail('timeout', null, `did not answer: timeout after ${req.timeoutMs} ms`);
-    throw fail('network', null, `unreachable (${describeNetworkError(err)})`);
+    if (failedBeforeSending(err)) throw fail('unreachable', null, `unreachable (${describeNetworkError(err)})`);
+    throw fail('network', null, `connection lost (${describeNetworkError(err)})`);
   }
+  // The status has come, and it decides: a body that breaks off (or times out) is read as empty, so a 2xx is
+  // still accepted (bad_response) and a refusal still a refusal.
+  const text = await readBounded(res).catch(() => '');
 
   const snippet = text ? redact(text, req.secret).slice(0, SNIPPET_CHARS) : null;
   const tail = snippet ? `: ${snippet}` : '';
@@ -162,11 +229,14 @@ function describeNetworkError(err: unknown): string {
   return detail ? `${err.message}: ${detail}` : err.message;
 }
 
-function redact(text: string, secret: string): string {
+/** The text with every spelling of the secret (raw, and as a URL query value) replaced by `[redacted]`. */
+export function redact(text: string, secret: string): string {
   if (!secret) return text;
-  let out = text.split(secret).join('[redacted]');
-  // The key as it appears in a URL query string, should an answer echo the address it was asked.
-  const encoded = encodeURIComponent(secret);
-  if (encoded !== secret) out = out.split(encoded).join('[redacted]');
+  // The key as it appears in a URL query string, should an answer echo the address it was asked: the query
+  // string we send (URLSearchParams: `!'()~` escaped, space as `+`) and encodeURIComponent's spelling of it.
+  const spellings = [...new Set([secret, new URLSearchParams({ k: secret }).toString().slice(2), encodeURIComponent(secret)])];
+  let out = text;
+  // Longest first: no spelling is left half-replaced inside another.
+  for (const s of spellings.sort((a, b) => b.length - a.length)) out = out.split(s).join('[redacted]');
   return out;
 }

@@ -9,12 +9,24 @@ import type { findReplyForUpdate } from '../leads/find_reply';
 import { outgoingMessage } from '../mail/message';
 import { providerFor } from '../mail/provider';
 import { optedOutRefusal } from '../suppression/guard';
-import type { MailProvider, ProviderResult } from '../mail/port';
+import type { MailProvider, ProviderKind, ProviderResult, SendFailureOutcome } from '../mail/port';
 import { editInfo, learnFromSend } from './learn';
 import { claimSend } from './limits';
 import { keyDetail, type Refused, type SendActor, type SendDeps, type SentResult } from './types';
 
 export type LockedReply = Awaited<ReturnType<typeof findReplyForUpdate>>;
+
+/** A failed provider call, for callers that decide what comes next (a follow-up is not retried after `unknown`). */
+export type ProviderFailure = { kind: ProviderKind; outcome: SendFailureOutcome; error: string };
+export type SendRefused = Refused & { providerFailure?: ProviderFailure };
+
+/** Where a person looks to see whether a message went out. */
+const PROVIDER_PLACE: Record<ProviderKind, string> = {
+  outbox: 'the outbox',
+  http: "the organization's sending service",
+  instantly: 'Instantly',
+  smartlead: 'Smartlead',
+};
 
 export type SendNowArgs = {
   tx: Db;
@@ -34,9 +46,10 @@ export type SendNowArgs = {
  * Sends a reply now, inside the caller's transaction and under its row lock, so concurrent sends and approvals
  * of one reply serialise and only the first reaches the provider. Order: send limits → provider → state.
  * A limit or provider refusal writes its Decision Trail row and is returned (the caller commits the row, then
- * throws); a failed provider call gives the lead's cooldown back and changes nothing else.
+ * throws). A failed provider call changes nothing else; it gives the lead's cooldown back only when the message
+ * was certainly not sent (`not_sent`): after an `unknown` failure the prospect may have it, so the cooldown stands.
  */
-export async function sendNow(a: SendNowArgs): Promise<SentResult | Refused> {
+export async function sendNow(a: SendNowArgs): Promise<SentResult | SendRefused> {
   const { tx, deps, actor, now } = a;
   const { reply, lead, campaign } = a.locked;
   const via = a.approval ? 'approve' : 'send';
@@ -66,11 +79,17 @@ export async function sendNow(a: SendNowArgs): Promise<SentResult | Refused> {
     throw err;
   }
   if (!result.ok) {
-    // Not a contact (operator §4): no cooldown, nothing marked sent, the draft (if any) stays.
-    await claim.release();
-    await trail('send.provider_failed', { provider: provider.kind, error: result.error });
-    deps.log.warn('sending provider failed', { replyId: reply.id, provider: provider.kind, error: result.error });
-    return { refused: new ApiError('provider_error', `the sending provider failed (${result.error}); nothing was sent`) };
+    // Nothing marked sent and the draft (if any) stays, either way. `not_sent` is not a contact (operator §4): the
+    // cooldown goes back. `unknown` may have been one: the cooldown stands, and the answer says to check first.
+    const { outcome, error } = result;
+    if (outcome === 'not_sent') await claim.release();
+    await trail('send.provider_failed', { provider: provider.kind, outcome, error });
+    deps.log.warn('sending provider failed', { replyId: reply.id, provider: provider.kind, outcome, error });
+    const message =
+      outcome === 'unknown'
+        ? `the sending provider did not confirm the message (${error}); it may have been delivered — check ${PROVIDER_PLACE[provider.kind]} before sending again`
+        : `the sending provider failed (${error}); nothing was sent`;
+    return { refused: new ApiError('provider_error', message), providerFailure: { kind: provider.kind, outcome, error } };
   }
 
   try {

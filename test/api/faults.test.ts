@@ -96,7 +96,7 @@ describe('Redis (Upstash) unreachable', () => {
 });
 
 describe('sending provider timing out', () => {
-  it('answers 502, marks nothing sent, and a later retry sends exactly once', async () => {
+  it('answers 502 saying it may have been delivered, marks nothing sent, keeps the cooldown; a retry after it sends exactly once', async () => {
     const t = await newTenant(env);
     const receiver = await startReceiver(200, 11_000);
     try {
@@ -108,10 +108,19 @@ describe('sending provider timing out', () => {
       expect(r.status).toBe(502);
       expect(r.json.error.code).toBe('provider_error');
       expect(r.json.error.message).toContain('timeout');
+      expect(r.json.error.message).toContain('it may have been delivered');
       const after = await t.call('GET', `/v1/replies/${reply.id}`);
       expect(after.json.thread.filter((m: any) => m.role === 'outbound')).toEqual([]);
 
       receiver.setDelay(0);
+      // The timed-out request may have reached the prospect: the lead's cooldown stands, so an instant retry waits.
+      const tooSoon = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'Info attached.' } });
+      expect(tooSoon.status).toBe(429);
+      expect(tooSoon.json.error.code).toBe('lead_recently_contacted');
+      expect(receiver.hits.length).toBe(1);
+      // Past the cooldown (the embedded tier steps its clock; Upstash's window is real time, so that tier stops here).
+      if (TIER === 'integration') return;
+      env.clock.advance(15 * 60_000 + 1000);
       const retry = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'Info attached.' } });
       expect(retry.status).toBe(200);
       const third = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'Info attached.' } });

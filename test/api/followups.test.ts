@@ -16,7 +16,8 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   // A database of its own in the integration tier: running due jobs works on every organization's rows.
   env = await startWebhookEnv();
-  receiver = await startReceiver(500);
+  // Refuses every message (429: certainly not sent), so a follow-up through it is retried.
+  receiver = await startReceiver(429);
 });
 afterAll(async () => {
   await receiver.close();
@@ -102,7 +103,7 @@ describe('running due follow-ups', () => {
     expect(await outbox(t, reply.id)).toHaveLength(2);
   });
 
-  it('a failing provider: retried with backoff and recorded; after the last try it waits for a person', async () => {
+  it('a provider that refuses (429, not_sent): retried with backoff and recorded; after the last try it waits for a person', async () => {
     const t = await newTenant(env);
     await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'http', url: receiver.url });
     const { reply } = await t.reply();
@@ -111,6 +112,10 @@ describe('running due follow-ups', () => {
     const first = await byId(t, f.id);
     expect(first).toMatchObject({ status: 'planned', attempts: 1 });
     expect(first.reason).toContain('provider_error');
+    expect((await trail(t, reply.id)).map((d) => [d.action, d.detail.outcome ?? null]).filter(([a]) => a !== 'followup.planned').sort()).toEqual([
+      ['followup.deferred', null],
+      ['send.provider_failed', 'not_sent'],
+    ]);
     // Upstash counts the 5-per-minute send rate in real time: six tries within a second would meet that limit
     // first. The embedded tier steps its clock an hour per try.
     if (TIER === 'integration') return;
@@ -121,6 +126,39 @@ describe('running due follow-ups', () => {
     expect(actions.filter((a) => a === 'send.provider_failed')).toHaveLength(MAX_FOLLOWUP_ATTEMPTS);
     expect(actions.filter((a) => a === 'followup.deferred')).toHaveLength(MAX_FOLLOWUP_ATTEMPTS - 1);
     expect(actions.filter((a) => a === 'followup.review')).toHaveLength(1);
+  });
+
+  it('a provider that may have delivered it (500, unknown): review after one attempt, never retried, the cooldown kept', async () => {
+    const t = await newTenant(env);
+    const failing = await startReceiver(500);
+    try {
+      await t.admin('PUT', `/admin/v1/orgs/${t.org.id}/sending-provider`, { kind: 'http', url: failing.url });
+      const { reply } = await t.reply();
+      const f = await plan(t, reply.id, { now: env.clock.now(), dueInMs: 1_000 });
+      await runDue(env, 2_000);
+      const reviewed = await byId(t, f.id);
+      expect(reviewed).toMatchObject({ status: 'review', attempts: 1, next_attempt_at: null });
+      expect(reviewed.reason).toBe(
+        'the sending provider did not confirm the message (HTTP 500: mail server on fire); it may have been delivered, so a person must check before it is sent again',
+      );
+      expect(failing.hits).toHaveLength(1);
+      const rows = await trail(t, reply.id);
+      expect(rows.find((d) => d.action === 'send.provider_failed')!.detail).toMatchObject({ provider: 'http', outcome: 'unknown' });
+      expect(rows.find((d) => d.action === 'followup.review')!.detail).toMatchObject({ followup_id: f.id, code: 'provider_error', outcome: 'unknown', reason: reviewed.reason });
+      expect(rows.map((d) => d.action)).not.toContain('followup.deferred');
+      const [after] = await env.services.db.select().from(replies).where(eq(replies.id, reply.id));
+      expect(after.status).not.toBe('sent');
+      // The prospect may have it: the lead's cooldown stands, so a send to them now is refused before the service.
+      const now = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'again' } });
+      expect([now.status, now.json.error.code]).toEqual([429, 'lead_recently_contacted']);
+      // Nothing brings it back by itself: later runs and the sweep leave it waiting, and the service is not asked again.
+      await runDue(env, 3_600_000);
+      await sweepFollowups(env.services, { graceMs: 0 });
+      expect((await byId(t, f.id)).status).toBe('review');
+      expect(failing.hits).toHaveLength(1);
+    } finally {
+      await failing.close();
+    }
   });
 
   it('a draft waiting in the review queue for the same reply sends the follow-up to review', async () => {

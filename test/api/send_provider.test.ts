@@ -1,5 +1,8 @@
 // The sending-provider port behind governed sends: the outbox default, the signed http provider (a local
-// node:http receiver), its failure path (502, nothing sent, no cooldown, the draft stays) and its admin routes.
+// node:http receiver), its failure paths (always 502, nothing marked sent, the draft stays; a refusal or a service
+// never reached is `not_sent` and gives the cooldown back, a 5xx, timeout or dropped connection is `unknown` and
+// keeps it) and its admin routes.
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { campaigns, replies, sendingProviders } from '../../schema';
@@ -99,33 +102,61 @@ describe('http provider', () => {
     expect(await env.services.secrets.decrypt(row.secretEnc!)).toBe(secret);
   });
 
-  it('provider failure: 502 provider_error, nothing marked sent, no cooldown, recorded; a retry after recovery sends once', async () => {
-    const t = await newTenant(env);
-    await useHttp(t, generateWebhookSecret());
-    const key = await keyAt(t, 2);
-    const { reply } = await t.reply();
-    receiver.setStatus(500);
-    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
-    expect(r.status).toBe(502);
-    expect(r.json.error.code).toBe('provider_error');
-    expect(r.json.error.message).toMatch(/HTTP 500/);
-    expect(await thread(t, reply.id)).toEqual(['reply']);
-    expect((await eventsOf(env, t.org.id, reply.id)).map((e) => e.kind)).toEqual(['lead.replied']);
-    expect((await trail(t, reply.id))[0]).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'http', error: expect.stringContaining('HTTP 500') } });
-    receiver.setStatus(202);
-    // No cooldown was started, and the reply is not sent: the same lead can be answered right away.
-    const retry = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
-    expect(retry.status).toBe(200);
-    expect(receiver.hits).toHaveLength(2);
-    expect(await thread(t, reply.id)).toEqual(['reply', 'outbound']);
+  it('5xx: 502 "may have been delivered", outcome unknown, nothing marked sent, the cooldown kept', async () => {
+    for (const status of [500, 503]) {
+      const t = await newTenant(env);
+      await useHttp(t, generateWebhookSecret());
+      const key = await keyAt(t, 2);
+      const { reply } = await t.reply();
+      receiver.hits.length = 0;
+      receiver.setStatus(status);
+      const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+      expect(r.status).toBe(502);
+      expect(r.json.error.code).toBe('provider_error');
+      expect(r.json.error.message).toBe(
+        `the sending provider did not confirm the message (HTTP ${status}: mail server on fire); it may have been delivered — check the organization's sending service before sending again`,
+      );
+      expect(await thread(t, reply.id)).toEqual(['reply']);
+      expect((await eventsOf(env, t.org.id, reply.id)).map((e) => e.kind)).toEqual(['lead.replied']);
+      expect((await trail(t, reply.id))[0]).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'http', outcome: 'unknown', error: expect.stringContaining(`HTTP ${status}`) } });
+      // The service may have sent it: sending to the same lead again within 15 minutes is refused before it is asked.
+      receiver.setStatus(202);
+      const again = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+      expect(again.status).toBe(429);
+      expect(again.json.error.code).toBe('lead_recently_contacted');
+      expect(receiver.hits).toHaveLength(1);
+      expect(await thread(t, reply.id)).toEqual(['reply']);
+    }
   });
 
-  it('a failed approval keeps the draft in the queue; approving again after recovery sends it', async () => {
+  it('429 and 401: 502 "nothing was sent", outcome not_sent, no cooldown; a retry after recovery sends once', async () => {
+    for (const status of [429, 401]) {
+      const t = await newTenant(env);
+      await useHttp(t, generateWebhookSecret());
+      const key = await keyAt(t, 2);
+      const { reply } = await t.reply();
+      receiver.hits.length = 0;
+      receiver.setStatus(status);
+      const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+      expect(r.status).toBe(502);
+      expect(r.json.error).toEqual({ code: 'provider_error', message: `the sending provider failed (HTTP ${status}: mail server on fire); nothing was sent` });
+      expect(await thread(t, reply.id)).toEqual(['reply']);
+      expect((await trail(t, reply.id))[0]).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'http', outcome: 'not_sent' } });
+      receiver.setStatus(202);
+      // No cooldown was started, and the reply is not sent: the same lead can be answered right away.
+      const retry = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+      expect(retry.status).toBe(200);
+      expect(receiver.hits).toHaveLength(2);
+      expect(await thread(t, reply.id)).toEqual(['reply', 'outbound']);
+    }
+  });
+
+  it('a refused approval (422) keeps the draft in the queue; approving again after recovery sends it', async () => {
     const t = await newTenant(env);
     await useHttp(t);
     const { reply } = await t.reply();
     await t.call('POST', `/v1/replies/${reply.id}/send`, { body: { body: 'queued text' } });
-    receiver.setStatus(503);
+    receiver.setStatus(422);
     const r = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
     expect(r.status).toBe(502);
     expect((await t.call('GET', '/v1/replies?status=queued')).json.replies.map((x: any) => x.body)).toEqual(['queued text']);
@@ -135,15 +166,80 @@ describe('http provider', () => {
     expect(receiver.hits.map((h) => JSON.parse(h.body).body)).toEqual(['queued text', 'queued text']);
   });
 
-  it('a network failure (nothing listening) is a provider failure too', async () => {
+  it('an approval that may have been delivered (503) keeps the draft, and the cooldown refuses approving it again', async () => {
+    const t = await newTenant(env);
+    await useHttp(t);
+    const { reply } = await t.reply();
+    await t.call('POST', `/v1/replies/${reply.id}/send`, { body: { body: 'queued text' } });
+    receiver.setStatus(503);
+    const r = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
+    expect(r.status).toBe(502);
+    expect(r.json.error.message).toContain('it may have been delivered');
+    expect((await t.call('GET', '/v1/replies?status=queued')).json.replies.map((x: any) => x.body)).toEqual(['queued text']);
+    receiver.setStatus(200);
+    const again = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
+    expect([again.status, again.json.error.code]).toEqual([429, 'lead_recently_contacted']);
+    expect(receiver.hits).toHaveLength(1);
+  });
+
+  it('no answer within 10 s: 502 "may have been delivered", outcome unknown, not marked sent, the cooldown kept', async () => {
+    const t = await newTenant(env);
+    const slow = await startReceiver(200, 11_000);
+    try {
+      await useHttp(t, undefined, slow.url);
+      const key = await keyAt(t, 2);
+      const { reply } = await t.reply();
+      const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+      expect(r.status).toBe(502);
+      expect(r.json.error.message).toBe(
+        "the sending provider did not confirm the message (timeout after 10000ms); it may have been delivered — check the organization's sending service before sending again",
+      );
+      expect(await thread(t, reply.id)).toEqual(['reply']);
+      expect((await trail(t, reply.id))[0]).toMatchObject({ action: 'send.provider_failed', detail: { outcome: 'unknown' } });
+      slow.setDelay(0);
+      const again = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+      expect([again.status, again.json.error.code]).toEqual([429, 'lead_recently_contacted']);
+      expect(slow.hits).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
+
+  it('nothing listening: not_sent (the connection was never made), no cooldown', async () => {
     const t = await newTenant(env);
     const dead = await startReceiver();
     await dead.close();
     await useHttp(t, undefined, dead.url);
+    const key = await keyAt(t, 2);
     const { reply } = await t.reply();
-    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'hello' } });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
     expect(r.status).toBe(502);
     expect(r.json.error.code).toBe('provider_error');
+    expect(r.json.error.message).toMatch(/ECONNREFUSED.*nothing was sent$/);
+    expect((await trail(t, reply.id))[0]).toMatchObject({ action: 'send.provider_failed', detail: { outcome: 'not_sent' } });
+    // No cooldown: the next try reaches the (still dead) service again instead of 429.
+    expect((await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } })).status).toBe(502);
+  });
+
+  it('a connection dropped after the request was sent: unknown, the cooldown kept', async () => {
+    const t = await newTenant(env);
+    let requests = 0;
+    // Reads the request, then resets the connection without an answer: the service may have sent the mail.
+    const dropper = createTcpServer((socket) => socket.once('data', () => (requests++, socket.resetAndDestroy())));
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    try {
+      await useHttp(t, undefined, `http://127.0.0.1:${(dropper.address() as AddressInfo).port}/send`);
+      const key = await keyAt(t, 2);
+      const { reply } = await t.reply();
+      const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+      expect(r.status).toBe(502);
+      expect(r.json.error.message).toContain('it may have been delivered');
+      expect((await trail(t, reply.id))[0]).toMatchObject({ action: 'send.provider_failed', detail: { outcome: 'unknown' } });
+      expect((await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } })).status).toBe(429);
+      expect(requests).toBe(1);
+    } finally {
+      await new Promise((resolve) => dropper.close(resolve));
+    }
   });
 });
 

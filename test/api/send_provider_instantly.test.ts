@@ -1,14 +1,15 @@
 // The `instantly` sending provider against a local fake of Instantly's API v2 (test/infra/fake_instantly.ts): the
 // admin configuration (key encrypted, never echoed), the reply call (endpoint, Bearer key, thread reference, subject),
-// every failure path (429, 5xx, timeout, bad key, a reply Instantly cannot answer: 502, nothing sent, no cooldown,
-// the draft stays), a reply that came through the real Instantly inbound route, and the InstantlyClient itself.
+// every failure path (always 502, nothing marked sent, the draft stays): a refusal (429, bad key, a reply Instantly
+// cannot answer) is `not_sent` and gives the cooldown back; one after which Instantly may have sent it (5xx,
+// timeout) is `unknown` and keeps the cooldown. Then a reply from the real Instantly inbound route, and the client.
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { campaigns, decisions, replies, sendingProviders } from '../../schema';
 import { InstantlyClient, INSTANTLY_API_URL } from '../../lib/providers/instantly/client';
-import { ProviderApiError } from '../../lib/providers/request';
+import { ProviderApiError, redact } from '../../lib/providers/request';
 import { loadConfig } from '../../lib/config';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { recordSecret } from '../helpers/secret_scan';
@@ -143,7 +144,7 @@ describe('sending through Instantly', () => {
     expect(r.json.error.message).toContain('Instantly cannot answer in-thread: the reply carries no Instantly email id (it did not arrive through an Instantly inbound source)');
     expect(fake.requests).toEqual([]);
     expect(await thread(t, reply.id)).toEqual(['reply']);
-    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'instantly' } });
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'instantly', outcome: 'not_sent' } });
   });
 
   it('429: 502 provider_error saying rate-limited and the Retry-After; nothing sent, no cooldown; a retry sends once', async () => {
@@ -159,7 +160,7 @@ describe('sending through Instantly', () => {
     expect(r.json.error.message).toMatch(/nothing was sent$/);
     expect(await thread(t, reply.id)).toEqual(['reply']);
     expect((await eventsOf(env, t.org.id, reply.id)).map((e) => e.kind)).toEqual(['lead.replied']);
-    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'instantly', error: expect.stringContaining('rate-limited') } });
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'instantly', outcome: 'not_sent', error: expect.stringContaining('rate-limited') } });
     expect(fake.requests).toHaveLength(1); // one attempt: never retried inside the send
 
     fake.setFailure(null);
@@ -172,46 +173,75 @@ describe('sending through Instantly', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('500 and 503: 502 provider_error with the status, the queued draft stays; approving after recovery sends it', async () => {
-    const t = await newTenant(env);
-    await useInstantly(t);
-    const reply = await instantlyReply(t);
-    await t.call('POST', `/v1/replies/${reply.id}/send`, { body: { body: 'queued text' } }); // the owner key queues it
+  it('500 and 503: 502 "may have been delivered", outcome unknown; the draft stays and the cooldown is kept', async () => {
     for (const status of [500, 503] as const) {
+      const t = await newTenant(env);
+      await useInstantly(t);
+      const reply = await instantlyReply(t);
+      await t.call('POST', `/v1/replies/${reply.id}/send`, { body: { body: 'queued text' } }); // the owner key queues it
+      fake.reset();
       fake.setFailure({ status });
       const r = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
       expect(r.status).toBe(502);
-      expect(r.json.error).toMatchObject({ code: 'provider_error', message: expect.stringContaining(`Instantly API answered HTTP ${status}`) });
+      expect(r.json.error.code).toBe('provider_error');
+      expect(r.json.error.message).toBe(
+        `the sending provider did not confirm the message (Instantly API answered HTTP ${status}: {"statusCode":${status},"error":"Internal Server Error","message":"Something went wrong"}); it may have been delivered — check Instantly before sending again`,
+      );
+      expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'instantly', outcome: 'unknown', error: expect.stringContaining(`HTTP ${status}`) } });
       expect((await t.call('GET', '/v1/replies?status=queued')).json.replies.map((x: any) => x.body)).toEqual(['queued text']);
       expect((await eventsOf(env, t.org.id, reply.id)).map((e) => e.kind)).toEqual(['lead.replied']);
+      expect(await thread(t, reply.id)).toEqual(['reply']);
+
+      // Instantly may have sent it: the lead's cooldown stands, so approving again (even after recovery) is refused
+      // and Instantly is not asked again.
+      fake.setFailure(null);
+      const again = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
+      expect(again.status).toBe(429);
+      expect(again.json.error.code).toBe('lead_recently_contacted');
+      expect(fake.replies()).toHaveLength(1);
+      expect((await t.call('GET', '/v1/replies?status=queued')).json.replies.map((x: any) => x.body)).toEqual(['queued text']);
     }
-    fake.setFailure(null);
-    expect((await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } })).status).toBe(200);
-    expect(fake.replies().map((h) => h.json.body.text)).toEqual(['queued text', 'queued text', 'queued text']);
-    expect((await t.call('GET', '/v1/replies?status=queued')).json.replies).toEqual([]);
   });
 
-  it('a wrong key: 502 saying the key was refused, without the key', async () => {
+  it('a wrong key: 502 saying the key was refused, without the key; not_sent, so no cooldown', async () => {
     const t = await newTenant(env);
     await useInstantly(t, WRONG_KEY);
+    const key = await keyAt(t, 2);
     const reply = await instantlyReply(t);
-    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'hello' } });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
     expect(r.status).toBe(502);
     expect(r.json.error.message).toContain('Instantly API refused the API key (HTTP 401)');
+    expect(r.json.error.message).toMatch(/nothing was sent$/);
     expect(r.text).not.toContain(WRONG_KEY);
     expect(fake.requests[0].headers.authorization).toBe(`Bearer ${WRONG_KEY}`);
     expect(await thread(t, reply.id)).toEqual(['reply']);
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { outcome: 'not_sent' } });
+    // The cooldown was given back: sending again reaches Instantly again (and fails again on the key), not 429.
+    const again = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+    expect(again.status).toBe(502);
+    expect(fake.requests).toHaveLength(2);
   });
 
-  it('no answer within the 10 s limit: 502 timeout, nothing marked sent', async () => {
+  it('no answer within the 10 s limit: 502 "may have been delivered", outcome unknown, not sent, the cooldown kept', async () => {
     const t = await newTenant(env);
     await useInstantly(t);
+    const key = await keyAt(t, 2);
     const reply = await instantlyReply(t);
     fake.setFailure({ slowMs: 11_000 });
-    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'hello' } });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
     expect(r.status).toBe(502);
-    expect(r.json.error.message).toContain('Instantly API did not answer: timeout after 10000 ms');
+    expect(r.json.error.code).toBe('provider_error');
+    expect(r.json.error.message).toBe(
+      'the sending provider did not confirm the message (Instantly API did not answer: timeout after 10000 ms); it may have been delivered — check Instantly before sending again',
+    );
     expect(await thread(t, reply.id)).toEqual(['reply']);
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'instantly', outcome: 'unknown' } });
+    // The same lead within 15 minutes: refused by the cooldown before Instantly is asked.
+    fake.setFailure(null);
+    const again = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+    expect(again.status).toBe(429);
+    expect(again.json.error.code).toBe('lead_recently_contacted');
+    expect(fake.requests).toHaveLength(1);
   }, 30_000);
 });
 
@@ -290,5 +320,41 @@ describe('InstantlyClient', () => {
     const moved = (await client().replyToEmail({ eaccount: 'a@b.io', reply_to_uuid: EMAIL_ID, subject: 's', body: { text: 't' } }).catch((e) => e)) as ProviderApiError;
     expect(moved).toMatchObject({ failure: 'redirect', status: 302 });
     expect(fake.requests).toHaveLength(2); // the redirect target was never asked
+  });
+
+  it('says whether Instantly may have acted: refusals and a connection never made no; 5xx, timeout, a dropped connection, a redirect yes', async () => {
+    const call = (c = client()) => c.replyToEmail({ eaccount: 'a@b.io', reply_to_uuid: EMAIL_ID, subject: 's', body: { text: 't' } }).catch((e) => e as ProviderApiError);
+    const cases: Array<[Parameters<typeof fake.setFailure>[0], Partial<ProviderApiError>]> = [
+      [{ status: 429 }, { failure: 'rate_limited', mayHaveActed: false }],
+      [{ status: 500 }, { failure: 'http', status: 500, mayHaveActed: true }],
+      [{ status: 503 }, { failure: 'http', status: 503, mayHaveActed: true }],
+      [{ redirectTo: 'http://127.0.0.1:9/x' }, { failure: 'redirect', mayHaveActed: true }],
+      [{ dropConnection: true }, { failure: 'network', status: null, mayHaveActed: true }],
+    ];
+    for (const [failure, expected] of cases) {
+      fake.setFailure(failure);
+      expect(await call(), JSON.stringify(failure)).toMatchObject(expected);
+    }
+    fake.setFailure({ slowMs: 2_000 });
+    expect(await call(new InstantlyClient({ apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 200 }))).toMatchObject({ failure: 'timeout', mayHaveActed: true });
+    fake.setFailure(null);
+    expect(await call(new InstantlyClient({ apiKey: WRONG_KEY, baseUrl: fake.url }))).toMatchObject({ failure: 'unauthorized', mayHaveActed: false });
+    const notFound = await new InstantlyClient({ apiKey: API_KEY, baseUrl: `${fake.url}/nowhere` }).replyToEmail({ eaccount: 'a@b.io', reply_to_uuid: EMAIL_ID, subject: 's', body: { text: 't' } }).catch((e) => e);
+    expect(notFound).toMatchObject({ failure: 'http', status: 404, mayHaveActed: false });
+
+    // Nothing listening: the connection was never made.
+    const closed = await startFakeInstantly({ apiKey: API_KEY });
+    await closed.close();
+    const refused = await call(new InstantlyClient({ apiKey: API_KEY, baseUrl: closed.url }));
+    expect(refused).toMatchObject({ failure: 'unreachable', status: null, mayHaveActed: false, message: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  it('redacts the key in every spelling a query string can give it', () => {
+    const key = "k3y!'()~*_ a/b+c";
+    const asQuery = new URLSearchParams({ api_key: key }).toString().slice('api_key='.length);
+    const asComponent = encodeURIComponent(key);
+    expect(asQuery).not.toBe(asComponent);
+    const text = `raw ${key} query ${asQuery} component ${asComponent}`;
+    expect(redact(text, key)).toBe('raw [redacted] query [redacted] component [redacted]');
   });
 });

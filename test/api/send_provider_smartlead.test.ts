@@ -1,7 +1,8 @@
 // The `smartlead` sending provider against a local fake of Smartlead's API v1 (test/infra/fake_smartlead.ts): the
 // admin configuration, the reply call (campaign path, api_key query, email_stats_id and the thread fields), every
-// failure path (429, 5xx, timeout, bad key, a reply Smartlead cannot answer: 502, nothing sent, no cooldown, the
-// draft stays), a reply that came through the real Smartlead inbound route, and the SmartleadClient itself.
+// failure path (always 502, nothing marked sent, the draft stays): a refusal (429, bad key, a reply Smartlead cannot
+// answer, a campaign id that is not one) is `not_sent` and gives the cooldown back; one after which Smartlead may
+// have sent it (5xx, timeout) is `unknown` and keeps the cooldown. Then the inbound route, and the client itself.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -122,13 +123,52 @@ describe('sending through Smartlead', () => {
 
   it('falls back to the campaign provider id, the stored Message-ID and the received time when the ref lacks them', async () => {
     const t = await newTenant(env);
-    await env.services.db.update(campaigns).set({ providerCampaignId: '998877' }).where(eq(campaigns.id, t.campaign.id));
+    await env.services.db.update(campaigns).set({ provider: 'smartlead', providerCampaignId: '998877' }).where(eq(campaigns.id, t.campaign.id));
     await useSmartlead(t);
     const reply = await smartleadReply(t, { email_stats_id: STATS_ID });
     expect((await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'ok' } })).status).toBe(200);
     const hit = fake.requests[0];
     expect(hit.path).toBe('/api/v1/campaigns/998877/reply-email-thread');
     expect(hit.json).toMatchObject({ email_stats_id: STATS_ID, reply_message_id: PROSPECT_MESSAGE_ID, reply_email_time: reply.received_at });
+  });
+
+  it("never falls back to another tool's campaign id, even one that looks like a Smartlead id", async () => {
+    const t = await newTenant(env);
+    await env.services.db.update(campaigns).set({ provider: 'instantly', providerCampaignId: '998877' }).where(eq(campaigns.id, t.campaign.id));
+    await useSmartlead(t);
+    const key = await keyAt(t, 2);
+    const reply = await smartleadReply(t, { email_stats_id: STATS_ID });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'ok' } });
+    expect(r.status).toBe(502);
+    expect(r.json.error.message).toContain('neither the reply nor its campaign carries a Smartlead campaign id');
+    expect(fake.requests).toEqual([]);
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'smartlead', outcome: 'not_sent' } });
+  });
+
+  it('a campaign id that is not a whole number: 502 not_sent, no request is built, no cooldown', async () => {
+    const t = await newTenant(env);
+    await useSmartlead(t);
+    // A key per send: each one counts against its key's 5 sends per minute, refused or not.
+    const send = async (replyId: string) => t.call('POST', `/v1/replies/${replyId}/send`, { key: await keyAt(t, 2), body: { body: 'ok' } });
+    await env.services.db.update(campaigns).set({ provider: 'smartlead', providerCampaignId: '../../leads' }).where(eq(campaigns.id, t.campaign.id));
+    for (const campaign_id of ['../../leads', '12/../34', '12%2F..', '1.5', '-3', ' 42x', 1.5]) {
+      const reply = await smartleadReply(t, { ...fullRef, campaign_id });
+      const r = await send(reply.id);
+      expect(r.status, String(campaign_id)).toBe(502);
+      expect(r.json.error.code).toBe('provider_error');
+      expect(r.json.error.message).toBe(
+        'the sending provider failed (Smartlead cannot answer in-thread: the campaign id it carries is not a Smartlead campaign id (a whole number)); nothing was sent',
+      );
+      expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { outcome: 'not_sent' } });
+    }
+    // The campaign's own id is checked the same way when the ref has none.
+    const fallback = await smartleadReply(t, { email_stats_id: STATS_ID });
+    expect((await send(fallback.id)).status).toBe(502);
+    expect(fake.requests).toEqual([]);
+    // Not a contact: the lead (one prospect, one campaign) can be answered at once.
+    const good = await smartleadReply(t);
+    expect((await send(good.id)).status).toBe(200);
+    expect(fake.requests.map((h) => h.path)).toEqual(['/api/v1/campaigns/1234567/reply-email-thread']);
   });
 
   it('a reply without email_stats_id (not from Smartlead): 502 naming the problem, no call, nothing sent', async () => {
@@ -159,7 +199,8 @@ describe('sending through Smartlead', () => {
     expect(r.text).not.toContain(API_KEY);
     expect(await thread(t, reply.id)).toEqual(['reply']);
     expect((await eventsOf(env, t.org.id, reply.id)).map((e) => e.kind)).toEqual(['lead.replied']);
-    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'smartlead' } });
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'smartlead', outcome: 'not_sent' } });
+    expect(r.json.error.message).toMatch(/nothing was sent$/);
 
     fake.setFailure(null);
     expect((await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } })).status).toBe(200);
@@ -168,43 +209,66 @@ describe('sending through Smartlead', () => {
     expect(fake.replies()).toHaveLength(2);
   });
 
-  it('500 and 503: 502 provider_error, the queued draft stays; approving after recovery sends it', async () => {
-    const t = await newTenant(env);
-    await useSmartlead(t);
-    const reply = await smartleadReply(t);
-    await t.call('POST', `/v1/replies/${reply.id}/send`, { body: { body: 'queued text' } });
+  it('500 and 503: 502 "may have been delivered", outcome unknown; the draft stays and the cooldown is kept', async () => {
     for (const status of [500, 503] as const) {
+      const t = await newTenant(env);
+      await useSmartlead(t);
+      const reply = await smartleadReply(t);
+      await t.call('POST', `/v1/replies/${reply.id}/send`, { body: { body: 'queued text' } });
+      fake.reset();
       fake.setFailure({ status });
       const r = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
       expect(r.status).toBe(502);
-      expect(r.json.error.message).toContain(`Smartlead API answered HTTP ${status}`);
+      expect(r.json.error.code).toBe('provider_error');
+      expect(r.json.error.message).toBe(
+        `the sending provider did not confirm the message (Smartlead API answered HTTP ${status}: {"error":"Internal server error"}); it may have been delivered — check Smartlead before sending again`,
+      );
+      expect(r.text).not.toContain(API_KEY);
+      expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'smartlead', outcome: 'unknown' } });
       expect((await t.call('GET', '/v1/replies?status=queued')).json.replies.map((x: any) => x.body)).toEqual(['queued text']);
+      expect(await thread(t, reply.id)).toEqual(['reply']);
+
+      // Smartlead may have sent it: the lead's cooldown stands, and Smartlead is not asked again.
+      fake.setFailure(null);
+      const again = await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } });
+      expect(again.status).toBe(429);
+      expect(again.json.error.code).toBe('lead_recently_contacted');
+      expect(fake.replies()).toHaveLength(1);
     }
-    fake.setFailure(null);
-    expect((await t.call('POST', `/v1/replies/${reply.id}/approve`, { body: { approver: 'M' } })).status).toBe(200);
-    expect(fake.replies().map((h) => h.json.email_body)).toEqual(['<p>queued text</p>', '<p>queued text</p>', '<p>queued text</p>']);
-    expect(await thread(t, reply.id)).toEqual(['reply', 'outbound']);
   });
 
-  it('a wrong key: 502 saying the key was refused, without the key', async () => {
+  it('a wrong key: 502 saying the key was refused, without the key; not_sent, so no cooldown', async () => {
     const t = await newTenant(env);
     await useSmartlead(t, WRONG_KEY);
+    const key = await keyAt(t, 2);
     const reply = await smartleadReply(t);
-    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'hello' } });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
     expect(r.status).toBe(502);
     expect(r.json.error.message).toContain('Smartlead API refused the API key (HTTP 401)');
     expect(r.text).not.toContain(WRONG_KEY);
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { outcome: 'not_sent' } });
+    expect((await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } })).status).toBe(502);
+    expect(fake.requests).toHaveLength(2);
   });
 
-  it('no answer within the 10 s limit: 502 timeout, nothing marked sent', async () => {
+  it('no answer within the 10 s limit: 502 "may have been delivered", outcome unknown, not sent, the cooldown kept', async () => {
     const t = await newTenant(env);
     await useSmartlead(t);
+    const key = await keyAt(t, 2);
     const reply = await smartleadReply(t);
     fake.setFailure({ slowMs: 11_000 });
-    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key: await keyAt(t, 2), body: { body: 'hello' } });
+    const r = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
     expect(r.status).toBe(502);
-    expect(r.json.error.message).toContain('Smartlead API did not answer: timeout after 10000 ms');
+    expect(r.json.error.message).toBe(
+      'the sending provider did not confirm the message (Smartlead API did not answer: timeout after 10000 ms); it may have been delivered — check Smartlead before sending again',
+    );
     expect(await thread(t, reply.id)).toEqual(['reply']);
+    expect((await trail(t, reply.id)).at(-1)).toMatchObject({ action: 'send.provider_failed', detail: { provider: 'smartlead', outcome: 'unknown' } });
+    fake.setFailure(null);
+    const again = await t.call('POST', `/v1/replies/${reply.id}/send`, { key, body: { body: 'hello' } });
+    expect(again.status).toBe(429);
+    expect(again.json.error.code).toBe('lead_recently_contacted');
+    expect(fake.requests).toHaveLength(1);
   }, 30_000);
 });
 
@@ -300,6 +364,36 @@ describe('SmartleadClient', () => {
     fake.setFailure({ redirectTo: 'http://127.0.0.1:9/elsewhere' });
     expect(await client().replyToThread(1, { email_stats_id: 's', email_body: 'b' }).catch((e) => e)).toMatchObject({ failure: 'redirect', status: 302 });
     fake.setFailure({ status: 429, retryAfterSec: 12 });
-    expect(await client().replyToThread(1, { email_stats_id: 's', email_body: 'b' }).catch((e) => e)).toMatchObject({ failure: 'rate_limited', status: 429, retryAfterSec: 12 });
+    expect(await client().replyToThread(1, { email_stats_id: 's', email_body: 'b' }).catch((e) => e)).toMatchObject({ failure: 'rate_limited', status: 429, retryAfterSec: 12, mayHaveActed: false });
+    fake.setFailure({ status: 500 });
+    expect(await client().replyToThread(1, { email_stats_id: 's', email_body: 'b' }).catch((e) => e)).toMatchObject({ failure: 'http', status: 500, mayHaveActed: true });
+  });
+
+  it('refuses a campaign id that is not a whole number before building a request', async () => {
+    for (const id of ['..', '../leads', '1/../2', '1?x=1', '1#', '', '1.0', -1, 1.5]) {
+      await expect(client().replyToThread(id, { email_stats_id: 's', email_body: 'b' }), String(id)).rejects.toThrow(RangeError);
+      await expect(client().addLeadsToCampaign(id, { lead_list: [{ email: 'a@x.io' }] }), String(id)).rejects.toThrow(RangeError);
+    }
+    expect(fake.requests).toEqual([]);
+  });
+
+  it("redacts the key's query-string spelling from an echoed error, where encodeURIComponent's differs", async () => {
+    // A key with characters URLSearchParams escapes and encodeURIComponent does not; the client sends the former.
+    const key = `${randomUUID()}!'()~`;
+    recordSecret(inject('logDir'), key);
+    const asQuery = new URLSearchParams({ api_key: key }).toString().slice('api_key='.length);
+    expect(asQuery).not.toBe(encodeURIComponent(key));
+    const echo = createServer((req, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`cannot handle ${req.url}`));
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = new SmartleadClient({ apiKey: key, baseUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/api/v1` });
+      const failed = (await c.replyToThread(1, { email_stats_id: 's', email_body: 'b' }).catch((e) => e)) as ProviderApiError;
+      expect(failed).toMatchObject({ failure: 'http', status: 500 });
+      expect(failed.bodySnippet).toBe('cannot handle /api/v1/campaigns/1/reply-email-thread?api_key=[redacted]');
+      for (const spelling of [key, asQuery, encodeURIComponent(key)]) expect(`${failed.message} ${failed.bodySnippet}`).not.toContain(spelling);
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((resolve) => echo.close(resolve));
+    }
   });
 });

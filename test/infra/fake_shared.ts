@@ -1,5 +1,5 @@
 // The parts the fake sending-tool APIs share: a node:http server on 127.0.0.1, request recording, and the
-// failure modes a test can switch on (429 with Retry-After, 5xx, a slow answer, a redirect).
+// failure modes a test can switch on (429 with Retry-After, 5xx, a slow answer, a redirect, a dropped connection).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -21,7 +21,9 @@ export type FakeFailure =
   /** Holds the answer back this long (the adapters give up after their timeout). */
   | { slowMs: number }
   /** Answers 302 to this location: a client must not follow it. */
-  | { redirectTo: string };
+  | { redirectTo: string }
+  /** Reads the request, then closes the connection without answering (a crash mid-request: it may have been done). */
+  | { dropConnection: true };
 
 export type Reply = { status: number; body: unknown; headers?: Record<string, string> };
 export type Handler = (req: RecordedRequest) => Reply;
@@ -62,6 +64,7 @@ export async function startFakeApi(route: Handler, opts: { port?: number; failur
         return;
       }
       if ('redirectTo' in failure) return send({ status: 302, body: undefined, headers: { location: failure.redirectTo } });
+      if ('dropConnection' in failure) return void req.socket.destroy();
       const headers: Record<string, string> = {};
       if (failure.status === 429 && failure.retryAfterSec !== undefined && !failure.retryAfterInBody) headers['retry-after'] = String(failure.retryAfterSec);
       send({ status: failure.status, body: opts.failureBody(failure), headers });

@@ -1,6 +1,6 @@
 // Smartlead API v1 (https://api.smartlead.ai): the API key travels as the `api_key` query parameter (the API has
 // no header auth), JSON bodies. Field names are the API's own. Sources and decisions: docs/sending_providers.md.
-import { apiUrl, ProviderApiError, requestJson } from '../request';
+import { apiUrl, ProviderApiError, redact, requestJson } from '../request';
 
 /** Production base (host and version path); SMARTLEAD_API_URL overrides it (tests: test/infra/fake_smartlead.ts). */
 export const SMARTLEAD_API_URL = 'https://server.smartlead.ai/api/v1';
@@ -10,6 +10,13 @@ export const SMARTLEAD_TIMEOUT_MS = 10_000;
  * accepted under both, so a batch is never refused for its size.
  */
 export const SMARTLEAD_MAX_LEADS_PER_REQUEST = 100;
+
+/**
+ * Smartlead campaign ids are whole numbers. The id goes into the request path and may come from a webhook
+ * (provider_ref.campaign_id), so anything else is refused before a request is built: `..` or `/` can never steer
+ * the call to another endpoint.
+ */
+export const isSmartleadCampaignId = (id: string | number): boolean => /^\d+$/.test(String(id));
 
 export type SmartleadClientOptions = { apiKey: string; baseUrl?: string; timeoutMs?: number };
 
@@ -92,7 +99,7 @@ export class SmartleadClient {
 
   /** Sends an answer in the thread of `email_stats_id` in campaign `campaignId`. One attempt. */
   async replyToThread(campaignId: string | number, input: SmartleadReplyInput): Promise<SmartleadReplyResult> {
-    const result = await this.post<SmartleadReplyResult>(`/campaigns/${encodeURIComponent(String(campaignId))}/reply-email-thread`, input);
+    const result = await this.post<SmartleadReplyResult>(`${campaignPath(campaignId)}/reply-email-thread`, input);
     this.refuseExplicitNo(result);
     return result;
   }
@@ -103,7 +110,7 @@ export class SmartleadClient {
     if (n < 1 || n > SMARTLEAD_MAX_LEADS_PER_REQUEST) {
       throw new RangeError(`Smartlead adds 1 to ${SMARTLEAD_MAX_LEADS_PER_REQUEST} leads per request here; got ${n}`);
     }
-    const result = await this.post<SmartleadAddLeadsResult>(`/campaigns/${encodeURIComponent(String(campaignId))}/leads`, input);
+    const result = await this.post<SmartleadAddLeadsResult>(`${campaignPath(campaignId)}/leads`, input);
     this.refuseExplicitNo(result);
     return result;
   }
@@ -125,8 +132,14 @@ export class SmartleadClient {
     const r = result as { ok?: unknown; success?: unknown; message?: unknown; error?: unknown } | null;
     if (r && typeof r === 'object' && (r.ok === false || r.success === false)) {
       const why = typeof r.error === 'string' ? r.error : typeof r.message === 'string' ? r.message : 'no reason given';
-      const reason = why.split(this.apiKey).join('[redacted]').slice(0, 200);
+      const reason = redact(why, this.apiKey).slice(0, 200);
       throw new ProviderApiError(`Smartlead API answered 2xx but refused: ${reason}`, 'Smartlead API', 'rejected', 200, null, reason);
     }
   }
+}
+
+/** `/campaigns/{id}`; a RangeError (no request) for an id that is not a whole number. */
+function campaignPath(campaignId: string | number): string {
+  if (!isSmartleadCampaignId(campaignId)) throw new RangeError('Smartlead campaign ids are whole numbers; refused a malformed one');
+  return `/campaigns/${String(campaignId)}`;
 }
