@@ -129,6 +129,31 @@ const renderOwn = compile({
 });
 
 /**
+ * The most HTML html-to-text is given (UTF-16 code units: 128–384 KB of UTF-8). htmlparser2 keeps its open
+ * elements in an array it `unshift`s, so the parse costs the square of the nesting depth (1 MB of nested `<div>`
+ * took 4–23 s; `limits.maxDepth` only shortens the walk after the parse), and a Worker has a CPU budget per request.
+ * The prospect's words are at the top of a reply and quoted history is the bulk, so the tail of a huge mail is
+ * dropped: 128 K keeps the worst nesting we found under about 0.3 s for both renderings (docs/html_mail.md, "Cost").
+ * We cut ourselves rather than set `limits.maxInputLength`, which prints a console warning for every such mail.
+ */
+export const MAX_HTML_CHARS = 128 * 1024;
+const BODY_START = /<body[\s>]/i;
+
+/**
+ * The HTML to convert: short mails unchanged; a longer one from its `<body>` (nothing before it is printed, and
+ * Outlook's head carries the list styles of the whole thread), up to MAX_HTML_CHARS. A tag cut in half at the end
+ * is dropped by the parser; a surrogate pair is never split.
+ */
+function bounded(html: string): string {
+  if (html.length <= MAX_HTML_CHARS) return html;
+  const body = Math.max(0, html.search(BODY_START));
+  let end = Math.min(html.length, body + MAX_HTML_CHARS);
+  const last = html.charCodeAt(end - 1);
+  if (end < html.length && last >= 0xd800 && last <= 0xdbff) end--;
+  return html.slice(body, end);
+}
+
+/**
  * Line endings, non-breaking and zero-width spaces, trailing blanks made plain; a run of empty lines (or of empty
  * quoted lines, ">") becomes one: html-to-text writes two for Gmail's `<div><br></div>`, browsers show one.
  */
@@ -143,9 +168,9 @@ export function tidyText(text: string): string {
   return kept.join('\n').trim();
 }
 
-/** The whole HTML message as plain text. */
+/** The whole HTML message as plain text (of a mail longer than MAX_HTML_CHARS, its first MAX_HTML_CHARS). */
 export function htmlToFullText(html: string): string {
-  return tidyText(renderFull(html));
+  return tidyText(renderFull(bounded(html)));
 }
 
 /**
@@ -153,7 +178,7 @@ export function htmlToFullText(html: string): string {
  * have to run on it), and whether any marker was found.
  */
 export function htmlToOwnText(html: string): { text: string; quoteMarked: boolean } {
-  const rendered = renderOwn(html);
+  const rendered = renderOwn(bounded(html));
   const cutAt = rendered.indexOf(CUT);
   const kept = cutAt < 0 ? rendered : rendered.slice(0, cutAt);
   return { text: tidyText(kept.replaceAll(REMOVED, '')), quoteMarked: cutAt >= 0 || kept.includes(REMOVED) };

@@ -122,3 +122,34 @@ describe('detectOptOut', () => {
     expect(found.length).toBeGreaterThanOrEqual(23);
   });
 });
+
+// Inbound bodies reach 1 MB. These inputs took minutes before the scan was bounded ("unsubscribe link " over 1 MB:
+// about 2 min); a regression makes them hit vitest's 30 s limit, so no timing is asserted here.
+describe('detectOptOut: bounded work on huge replies', () => {
+  const MB = 1_000_000;
+
+  it('1 MB of mentions of the mechanism ("unsubscribe link " repeated) is no request', () => {
+    expect(detectOptOut('unsubscribe link '.repeat(MB / 17))).toBeNull();
+    expect(detectOptOut("i don't want to unsubscribe ".repeat(MB / 28))).toBeNull();
+  });
+
+  it('a request at the top of a 1 MB reply is found, with its sentence', () => {
+    expect(detectOptOut(`Please remove me from your list.\n\n${'We compared many tools this year. '.repeat(MB / 34)}`)).toEqual({
+      phrase: 'please remove me from your list',
+    });
+  });
+
+  it('a request inside 1 MB of run-on text without punctuation: the phrase comes from a bounded window', () => {
+    const filler = 'and we looked at the numbers again '.repeat(MB / 35);
+    const phrase = detectOptOut(`${filler.slice(0, 5_000)}so please unsubscribe me now ${filler}`)!.phrase;
+    expect(phrase.length).toBeLessThanOrEqual(120);
+    expect(phrase).toContain('so please unsubscribe me now and we looked');
+  });
+
+  it('only the first 10,000 characters are examined; a mention just inside the limit is judged with the words after it', () => {
+    const filler = 'word '.repeat(1_998); // 9,990 characters
+    expect(detectOptOut(`${filler}unsubscribe me please`)).not.toBeNull();
+    expect(detectOptOut(`${filler}unsubscribe link.`)).toBeNull();
+    expect(detectOptOut(`${filler}${filler}unsubscribe me please`)).toBeNull();
+  });
+});
