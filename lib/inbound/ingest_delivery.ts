@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { inboundMessages, inboundSources, replies } from '../../schema';
 import type { Db } from '../db/types';
 import { ApiError } from '../errors';
@@ -33,7 +33,7 @@ export async function ingestDelivery({ db, classify, source, reply, now }: { db:
     .where(and(eq(inboundMessages.sourceId, source.id), eq(inboundMessages.messageId, reply.message_id)));
   if (seen) return duplicateOf(db, source, reply.message_id);
   const prepared = await prepareReply(reply, classify);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<DeliveryResult> => {
     const claimed = await tx
       .insert(inboundMessages)
       .values({ sourceId: source.id, messageId: reply.message_id, orgId: source.orgId, receivedAt: now })
@@ -47,7 +47,6 @@ export async function ingestDelivery({ db, classify, source, reply, now }: { db:
       .update(inboundMessages)
       .set({ replyId: stored.reply.id })
       .where(and(eq(inboundMessages.sourceId, source.id), eq(inboundMessages.messageId, reply.message_id)));
-    await tx.update(inboundSources).set({ lastReceivedAt: now }).where(eq(inboundSources.id, source.id));
     return {
       duplicate: false,
       reply_id: stored.reply.id,
@@ -57,6 +56,20 @@ export async function ingestDelivery({ db, classify, source, reply, now }: { db:
       opted_out: stored.optedOut,
     };
   });
+  // The reply is stored; a failure to note the time must not turn the answer into a 500 (the tool would retry).
+  await noteReceived(db, source.id, now).catch(() => undefined);
+  return result;
+}
+
+/**
+ * `last_received_at` for the owner ("is the webhook working?"), written after the commit and at most once a
+ * minute: inside the transaction every delivery of a source would queue behind the one row lock.
+ */
+async function noteReceived(db: Db, sourceId: string, now: Date) {
+  await db
+    .update(inboundSources)
+    .set({ lastReceivedAt: now })
+    .where(and(eq(inboundSources.id, sourceId), or(isNull(inboundSources.lastReceivedAt), lt(inboundSources.lastReceivedAt, new Date(now.getTime() - 60_000)))));
 }
 
 async function duplicateOf(tx: Db, source: InboundSource, messageId: string): Promise<DeliveryResult> {
