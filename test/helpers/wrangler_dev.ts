@@ -45,3 +45,16 @@ export async function startWranglerDev(args: string[], vars: Record<string, stri
   stop();
   throw new Error(`wrangler dev did not answer ${base}/healthz within ${timeoutMs} ms\n${output}`);
 }
+
+/** The Worker vars that point a `wrangler dev` Worker at the integration tier's PostgreSQL (relay) and Redis (bridge). */
+export function integrationWorkerVars(injected: { itDatabaseUrl: string; wsRelayPort: number; upstashUrl: string; upstashToken: string }): Record<string, string> {
+  return {
+    DATABASE_URL: injected.itDatabaseUrl,
+    NEON_WS_PROXY: `127.0.0.1:${injected.wsRelayPort}/v1`,
+    NEON_INSECURE_WS: 'true',
+    UPSTASH_REDIS_REST_URL: injected.upstashUrl,
+    UPSTASH_REDIS_REST_TOKEN: injected.upstashToken,
+    ENCRYPTION_KEY: 'b'.repeat(64),
+    LOG_LEVEL: 'warn',
+  };
+}

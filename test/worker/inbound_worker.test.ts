@@ -9,7 +9,7 @@ import { createInboundSource } from '../../lib/inbound/sources';
 import { createOrg } from '../../lib/orgs/admin';
 import { replies } from '../../schema';
 import { TIER } from '../helpers/harness';
-import { startWranglerDev, type WranglerDev } from '../helpers/wrangler_dev';
+import { integrationWorkerVars, startWranglerDev, type WranglerDev } from '../helpers/wrangler_dev';
 import { recordSecret } from '../helpers/secret_scan';
 
 describe.skipIf(TIER !== 'integration')('inbound Worker (workerd)', () => {
@@ -25,15 +25,7 @@ describe.skipIf(TIER !== 'integration')('inbound Worker (workerd)', () => {
     const created = await createInboundSource(database.db, { orgId: org.id, provider: 'smartlead', baseUrl: 'http://127.0.0.1', now: new Date() });
     recordSecret(inject('logDir'), created.secret);
     source = { id: created.source.id, secret: created.secret, orgId: org.id };
-    worker = await startWranglerDev(['--env', 'inbound'], {
-      DATABASE_URL: url,
-      NEON_WS_PROXY: `127.0.0.1:${relayPort}/v1`,
-      NEON_INSECURE_WS: 'true',
-      UPSTASH_REDIS_REST_URL: inject('upstashUrl'),
-      UPSTASH_REDIS_REST_TOKEN: inject('upstashToken'),
-      ENCRYPTION_KEY: 'b'.repeat(64),
-      LOG_LEVEL: 'warn',
-    });
+    worker = await startWranglerDev(['--env', 'inbound'], integrationWorkerVars({ itDatabaseUrl: url, wsRelayPort: relayPort, upstashUrl: inject('upstashUrl'), upstashToken: inject('upstashToken') }));
   }, 90_000);
 
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { openNeon } from '../../lib/db/neon';
 import { createCampaign, createClient, createKey, createOrg } from '../../lib/orgs/admin';
 import { ingestReply } from '../../lib/ingest/ingest_reply';
 import { TIER } from '../helpers/harness';
-import { startWranglerDev, type WranglerDev } from '../helpers/wrangler_dev';
+import { integrationWorkerVars, startWranglerDev, type WranglerDev } from '../helpers/wrangler_dev';
 
 describe.skipIf(TIER !== 'integration')('wrangler dev (workerd) smoke', () => {
   let worker: WranglerDev;
@@ -24,15 +24,7 @@ describe.skipIf(TIER !== 'integration')('wrangler dev (workerd) smoke', () => {
     key = (await createKey(db.db, org.id, { name: 'worker key' })).secret;
     await db.close();
 
-    worker = await startWranglerDev(['--env', 'leads'], {
-      DATABASE_URL: url,
-      NEON_WS_PROXY: `127.0.0.1:${relayPort}/v1`,
-      NEON_INSECURE_WS: 'true',
-      UPSTASH_REDIS_REST_URL: inject('upstashUrl'),
-      UPSTASH_REDIS_REST_TOKEN: inject('upstashToken'),
-      ENCRYPTION_KEY: 'b'.repeat(64),
-      LOG_LEVEL: 'warn',
-    });
+    worker = await startWranglerDev(['--env', 'leads'], integrationWorkerVars({ itDatabaseUrl: url, wsRelayPort: relayPort, upstashUrl: inject('upstashUrl'), upstashToken: inject('upstashToken') }));
   }, 90_000);
 
   afterAll(() => worker?.stop());
