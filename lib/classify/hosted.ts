@@ -10,7 +10,7 @@ export interface HostedConfig {
 
 const SYSTEM_PROMPT = `You classify replies to B2B cold emails. Classify only the prospect's own new text; ignore any quoted earlier thread.
 Labels:
-- hot: explicit interest in a call, meeting, demo, pricing/quote, pilot/trial, or a concrete next step.
+- hot: explicit interest in a call, meeting, demo, pricing/quote, pilot/trial, or a concrete next step; also additions to an agreed meeting (invite a colleague, ask for the agenda, move the slot).
 - warm: positive or curious but non-committal (product questions, "send more info", "reach out next quarter", "not now but keep in touch").
 - cold: neutral or unclear, wrong person, referral to someone else, "who are you", "how did you get my email".
 - not_interested: explicit no, unsubscribe/remove me/stop emailing, hostile, or already has a solution and is happy.

@@ -85,7 +85,10 @@ export async function storeReply(
   const { message, email, name, classification, confidence, stripped } = a.prepared;
   const receivedAt = message.received_at ? new Date(message.received_at) : now;
 
-  // An out-of-office auto-reply does not overwrite what a real reply already told us about the lead.
+  // The lead keeps its intent (README "Classification"): the new reply's label merges into the lead's current one
+  // (the last reply's merge, or a manual PATCH, which stands until this reply). An ooo auto-reply never overwrites;
+  // an explicit no (not_interested) and a new hot/warm always win; a cold (neutral, unclear, wrong person) reply
+  // keeps an earlier hot, warm or not_interested and replaces only cold, ooo or nothing.
   const [lead] = await tx
     .insert(leads)
     .values({ orgId, campaignId: campaign.id, email, name, classification, replyCount: 1, lastReplyAt: receivedAt })
@@ -95,7 +98,11 @@ export async function storeReply(
         replyCount: sql`${leads.replyCount} + 1`,
         lastReplyAt: sql`greatest(${leads.lastReplyAt}, excluded.last_reply_at)`,
         name: sql`coalesce(${leads.name}, excluded.name)`,
-        classification: sql`case when excluded.classification = 'ooo' and ${leads.classification} is not null then ${leads.classification} else excluded.classification end`,
+        classification: sql`case
+          when ${leads.classification} is null then excluded.classification
+          when excluded.classification = 'ooo' then ${leads.classification}
+          when excluded.classification = 'cold' and ${leads.classification} in ('hot', 'warm', 'not_interested') then ${leads.classification}
+          else excluded.classification end`,
       },
     })
     .returning({ id: leads.id, inserted: sql<boolean>`(xmax = 0)` });

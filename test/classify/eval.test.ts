@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type LabelledReply } from '../../lib/classify/eval';
 import { classifyOffline } from '../../lib/classify/offline';
-import { CLASSIFICATIONS } from '../../lib/classify/types';
+import { CLASSIFICATIONS, type Classification } from '../../lib/classify/types';
 
 const cases = JSON.parse(
   readFileSync(new URL('../fixtures/replies.labelled.json', import.meta.url), 'utf8'),
@@ -52,3 +52,49 @@ describe('labelled reply set', () => {
     expect(changed.map((c) => c.text.slice(0, 60))).toEqual([]);
   });
 });
+
+// Fresh sets (issue 12): written after the rules above, in English, German, French, Spanish and Dutch, with
+// follow-ups that only make sense inside a thread. replies.fresh.json (223) was written before its tuning round and
+// first scored 78.5% (175/223); the rules were then tuned on it, so its 100% is in-sample too and its floors are
+// the target ones (0.95 overall, 0.90 per label). replies.fresh2.json (70) was written after that last round and
+// never tuned on: it scored 80.0% (56/70), the honest figure for unseen phrasing; its floors are that score
+// rounded down, per label too (hot P 0.93 R 0.78, warm P 0.69 R 0.75, cold P 0.62 R 0.88, not_interested P 1.00
+// R 0.64, ooo 1.00/1.00). Raise them only with a new unseen set, never by tuning on this one.
+type Floors = { accuracy: number; precision: Record<Classification, number>; recall: Record<Classification, number> };
+const all = (x: number) => Object.fromEntries(CLASSIFICATIONS.map((l) => [l, x])) as Record<Classification, number>;
+const FRESH: [string, number, Floors][] = [
+  ['replies.fresh.json', 200, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
+  [
+    'replies.fresh2.json',
+    60,
+    {
+      accuracy: 0.8,
+      precision: { hot: 0.93, warm: 0.69, cold: 0.62, not_interested: 1, ooo: 1 },
+      recall: { hot: 0.78, warm: 0.75, cold: 0.88, not_interested: 0.64, ooo: 1 },
+    },
+  ],
+];
+
+describe.each(FRESH)('fresh reply set %s', (name, size, floors) => {
+  const fresh = JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')) as LabelledReply[];
+  const report = evaluate(fresh);
+
+  it(`has at least ${size} well-formed replies covering every label`, () => {
+    expect(fresh.length).toBeGreaterThanOrEqual(size);
+    for (const l of CLASSIFICATIONS) expect(fresh.filter((c) => c.label === l).length).toBeGreaterThanOrEqual(5);
+    for (const c of fresh) {
+      expect(typeof c.text).toBe('string');
+      expect(CLASSIFICATIONS).toContain(c.label);
+    }
+  });
+
+  it(`overall accuracy ≥ ${floors.accuracy}`, () => {
+    expect(report.accuracy).toBeGreaterThanOrEqual(floors.accuracy);
+  });
+
+  it.each(CLASSIFICATIONS)('%s recall and precision above the floors', (l) => {
+    expect(report.perLabel[l].recall).toBeGreaterThanOrEqual(floors.recall[l]);
+    expect(report.perLabel[l].precision).toBeGreaterThanOrEqual(floors.precision[l]);
+  });
+});
+

@@ -151,3 +151,38 @@ describe('detectReturnDate', () => {
     expect(detectReturnDate(text, now)).toBeNull();
   });
 });
+
+// Issue 12: "Kurze Ergänzung: bitte auch meinen Kollegen Thomas einladen", sent after a booked call, was cold. An
+// addition to an agreed meeting (invite a colleague, the agenda, move the slot) is logistics of a next step: hot.
+// Pointing to a colleague instead of yourself stays a cold referral.
+describe('additions to a booked meeting', () => {
+  it.each([
+    'Kurze Ergänzung: bitte auch meinen Kollegen Thomas einladen',
+    'Please also invite my colleague Sarah to the call.',
+    'Could you add Mark to the invite?',
+    'Can you send the agenda beforehand?',
+    'Could we move the call to Thursday?',
+    'Können wir den Termin auf Freitag verschieben?',
+    'Pourriez-vous inviter aussi ma collègue Claire ?',
+    "Pouvez-vous m'envoyer l'ordre du jour ?",
+    'Kunnen we de afspraak verzetten naar vrijdag?',
+    'Wil je mijn collega Pieter ook uitnodigen?',
+    '¿Podemos mover la llamada al jueves?',
+    '¿Puedes invitar también a mi compañera Lucía?',
+  ])('%j → hot', (text) => {
+    expect(label(text)).toBe('hot');
+    expect(label(text + PITCH_QUOTE)).toBe('hot');
+  });
+
+  it.each([
+    'Bitte wenden Sie sich an meinen Kollegen Thomas.',
+    'Not the right person, please talk to my colleague Jane.',
+    "Ce n'est pas moi qui gère ça, voyez avec mon collègue.",
+  ])('%j → cold (a referral, not an addition)', (text) => {
+    expect(label(text)).toBe('cold');
+  });
+
+  it('a negated addition does not count', () => {
+    expect(label("Please don't invite my colleague, I will decide alone. Not interested anyway.")).toBe('not_interested');
+  });
+});
