@@ -31,19 +31,23 @@ const MORE_REQUESTS: RegExp[] = [
   /\b(entfernen|loschen|streichen) sie (mich|uns|meine (e-?mail-?adresse|adresse|daten|kontaktdaten))\b/,
   /\bmeine (daten|adresse|e-?mail-?adresse|kontaktdaten) (loschen|entfernen)\b/,
   /\bmelden sie (mich|uns) (bitte )?([^.?!\n]{0,40} )?ab\b/,
-  /\bkeine (e-?mails|mails|nachrichten|werbung) mehr\b/,
+  // "keine Mails mehr verpassen" (not miss any more) is the opposite.
+  /\bkeine (e-?mails|mails|nachrichten|werbung) mehr\b(?! (zu )?verpass)/,
   /\b(schreiben|kontaktieren|mailen) sie (mir|mich|uns) nicht mehr\b/,
   // French
   /\b(supprimez|retirez|enlevez|rayez)[- ](moi|nous)\b/,
   /\bsupprimer (mon adresse|mes (donnees|coordonnees)|mon (e-?mail|courriel))\b/,
   /\bne plus (me|nous) (contacter|ecrire|envoyer)\b|\bne (me|nous) (contactez|ecrivez|envoyez) plus\b/,
+  /\bne plus m'(ecrire|envoyer)\b|\bne m'(ecrivez|envoyez) plus\b/,
   // Dutch
   /\bhaal (me|mij|ons) (van|uit) (de|uw|jullie|je|deze|het|dit) (lijst|mailinglijst|bestand|verzendlijst|mailing)\b/,
   /\bniet meer (mailen|e-?mailen|contacteren|benaderen)\b|\b(mail|e-?mail|contacteer|benader) (me|mij|ons) niet meer\b/,
   /\bverwijder (mijn|ons) (e-?mail ?adres|adres|gegevens)\b/,
+  /\bgeen (e-?mails|mails|berichten) meer\b/,
   // Spanish
   /\b(eliminar|borrar|quitar|sacar)(me|nos) de\b|\b(elimina|borra|quita|saca|elimine|borre|quite|saque|eliminen|borren|quiten|saquen)(me|nos)\b/,
   /\bdejen de (escribir|enviar|contactar|mandar)/,
+  /\bno (quiero|queremos|deseo|deseamos) recibir mas (correos|e-?mails|mails|mensajes)\b|\bno (me|nos) (escriban|escribas|envien|mandes|manden) mas\b/,
   /\b(darse|darnos) de baja\b|\bbaja de (la|su|vuestra) lista\b/,
 ];
 

@@ -153,3 +153,18 @@ describe('detectOptOut: bounded work on huge replies', () => {
     expect(detectOptOut(`${filler}${filler}unsubscribe me please`)).toBeNull();
   });
 });
+
+describe('requests the first fresh classifier sets found missing', () => {
+  it.each([
+    ['No quiero recibir más correos.', 'no quiero recibir mas correos'],
+    ["Merci de ne plus m'écrire.", "merci de ne plus m'ecrire"],
+    ['Graag geen mails meer', 'graag geen mails meer'],
+    ['No me escriban más, gracias', 'no me escriban mas, gracias'],
+  ])('%s', (text, phrase) => {
+    expect(detectOptOut(text)).toEqual({ phrase });
+  });
+
+  it.each(['Ich möchte keine Mails mehr verpassen, bitte weiter so', 'Plus de mails sur ce sujet serait super'])('not a request: %s', (text) => {
+    expect(detectOptOut(text)).toBeNull();
+  });
+});
