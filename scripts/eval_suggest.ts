@@ -1,92 +1,60 @@
-// Prints every reply in test/fixtures/suggest_cases.json next to the offline
-// engine's draft so a person can judge whether an SDR would send it.
-// Usage: npm run -s eval:suggest > docs/eval_suggest.sample.md
+// Scored evaluation of the offline suggestion engine: `npm run eval:suggest`.
+// Prints the score of every rule on the tuning set (test/fixtures/suggest_eval.json) and on the fresh set
+// (test/fixtures/suggest_eval.fresh.json, never used for tuning), then the failures.
+//   --failures       also list each failed check with the draft
+//   --sample         print the markdown sample instead (docs/eval_suggest.sample.md):
+//                    npm run -s eval:suggest -- --sample > docs/eval_suggest.sample.md
 
-import { readFileSync } from 'node:fs';
-import { classifyOffline } from '../lib/classify/offline';
-import { stripQuoted } from '../lib/classify/strip_quoted';
-import { createOfflineEngine } from '../lib/ai/offline_engine';
-import type { LearnedExample, Medium, PreviousMessage, SuggestInput } from '../lib/ai/types';
+import { existsSync, readFileSync } from 'node:fs';
+import { suggestOffline } from '../lib/ai/offline_engine';
+import { RULES, runEval, type EvalFixture, type EvalReport } from '../lib/ai/eval/run';
+import { renderSample } from '../lib/ai/eval/sample';
 
-interface Case {
-  id: string;
-  reply: string;
-  lead_name?: string;
-  lead_email?: string;
-  company?: string;
-  context?: string;
-  medium?: Medium;
-  tone?: string;
-  previous?: PreviousMessage[];
-  /** Key into fixture.learned: human-edited drafts the engine may learn from. */
-  learned?: string;
-}
+const load = (name: string): EvalFixture | null => {
+  const url = new URL(`../test/fixtures/${name}`, import.meta.url);
+  return existsSync(url) ? (JSON.parse(readFileSync(url, 'utf8')) as EvalFixture) : null;
+};
 
-interface Fixture { now: string; contexts: Record<string, string>; learned?: Record<string, LearnedExample[]>; cases: Case[] }
-
-const fixture = JSON.parse(readFileSync(new URL('../test/fixtures/suggest_cases.json', import.meta.url), 'utf8')) as Fixture;
-const now = new Date(fixture.now);
-const engine = createOfflineEngine();
-
-const quote = (s: string) => s.split('\n').map((l) => `> ${l}`).join('\n');
-
-const out: string[] = [
-  '# Offline suggestion engine — eval sample',
-  '',
-  `Model \`${engine.model}\`, fixed now = ${fixture.now} (a Friday), ${fixture.cases.length} cases from \`test/fixtures/suggest_cases.json\`.`,
-  'Regenerate with `npm run -s eval:suggest > docs/eval_suggest.sample.md`.',
-  '',
-  '## Campaign contexts',
-  '',
-  ...Object.entries(fixture.contexts).flatMap(([k, v]) => [`**${k}**`, '', quote(v), '']),
+const sets: Array<[string, EvalFixture | null]> = [
+  ['tuning set (suggest_eval.json)', load('suggest_eval.json')],
+  ['fresh set (suggest_eval.fresh.json, not used for tuning)', load('suggest_eval.fresh.json')],
 ];
+const args = new Set(process.argv.slice(2));
+const pct = (p: number, t: number) => (t ? `${((100 * p) / t).toFixed(1)}%` : '—');
 
-const strategies = new Map<string, number>();
-for (const [i, c] of fixture.cases.entries()) {
-  const input: SuggestInput = {
-    reply_received: c.reply,
-    lead_name: c.lead_name,
-    lead_email: c.lead_email,
-    company: c.company,
-    campaign_context: c.context ? fixture.contexts[c.context] : undefined,
-    medium: c.medium,
-    tone: c.tone,
-    previous_messages: c.previous,
-  };
-  const learned = c.learned ? fixture.learned?.[c.learned] ?? [] : [];
-  const s = await engine.suggest(input, { learned, now });
-  const plain = learned.length ? await engine.suggest(input, { learned: [], now }) : null;
-  const cls = classifyOffline(stripQuoted(c.reply));
-  strategies.set(s.strategy, (strategies.get(s.strategy) ?? 0) + 1);
-  const who = [c.lead_name ?? '(no name)', c.company ? `at ${c.company}` : null].filter(Boolean).join(' ');
-  out.push(
-    `## ${i + 1}. \`${c.id}\` — ${s.medium}, tone: ${c.tone ?? '(none)'}`,
-    '',
-    `Lead: ${who} · context: ${c.context ?? '(none)'} · classifier: ${cls.classification} (${cls.confidence})`,
-    '',
-  );
-  for (const m of c.previous ?? []) out.push(`Earlier ${m.role}:`, '', quote(m.content), '');
-  for (const ex of learned) {
-    out.push(`Learned example (${ex.medium}) — reply ${JSON.stringify(ex.replyText)}; the human sent:`, '', '```text', ex.edited, '```', '');
-  }
-  out.push(
-    'Reply:',
-    '',
-    quote(c.reply),
-    '',
-    `Suggestion — strategy \`${s.strategy}\`, confidence **${s.confidence}**, ${s.suggestion.length} chars:`,
-    '',
-    '```text',
-    s.suggestion,
-    '```',
-    '',
-  );
-  if (plain) {
-    const same = plain.suggestion === s.suggestion;
-    out.push(same ? '_Without the learned example the draft is identical (unrelated reply)._' : `Without the learned example (strategy \`${plain.strategy}\`):`, '');
-    if (!same) out.push('```text', plain.suggestion, '```', '');
+if (args.has('--sample')) {
+  const fx = sets[0][1];
+  if (!fx) throw new Error('test/fixtures/suggest_eval.json is missing');
+  const fresh = sets[1][1];
+  console.log(renderSample(fx, runEval(fx, suggestOffline), fresh ? runEval(fresh, suggestOffline) : undefined));
+} else {
+  for (const [name, fx] of sets) {
+    if (!fx) {
+      console.log(`${name}: missing\n`);
+      continue;
+    }
+    const r: EvalReport = runEval(fx, suggestOffline);
+    console.log(`${name}: ${r.total} cases, ${r.allPassed} pass every check (${pct(r.allPassed, r.total)})`);
+    for (const rule of RULES) {
+      const { passed, total } = r.rules[rule];
+      if (total) console.log(`  ${rule.padEnd(18)} ${pct(passed, total).padStart(6)}  (${passed}/${total})`);
+    }
+    const byLang = new Map<string, [number, number]>();
+    for (const c of r.cases) {
+      const [p, t] = byLang.get(c.lang) ?? [0, 0];
+      byLang.set(c.lang, [p + (c.failed.length ? 0 : 1), t + 1]);
+    }
+    console.log(`  all checks by language: ${[...byLang].map(([l, [p, t]]) => `${l} ${p}/${t}`).join(', ')}`);
+    const failures = r.cases.filter((c) => c.failed.length);
+    if (failures.length) {
+      console.log(`  failed: ${failures.map((c) => `${c.id} (${c.failed.map((f) => f.rule).join(', ')})`).join('; ')}`);
+    }
+    if (args.has('--failures')) {
+      for (const c of failures) {
+        console.log(`\n  --- ${c.id} [${c.strategy}] ${c.failed.map((f) => `${f.rule}: ${f.detail}`).join(' | ')}`);
+        console.log(c.suggestion.split('\n').map((l) => `    | ${l}`).join('\n'));
+      }
+    }
+    console.log('');
   }
 }
-
-out.push('## Strategies used', '', ...[...strategies].sort().map(([k, n]) => `- \`${k}\`: ${n}`), '');
-console.log(out.join('\n'));

@@ -36,6 +36,12 @@ export const SuggestBody = z
       .uuid()
       .nullish()
       .openapi({ description: "beyond the spec: the client whose learned edits to use (an organization-wide key); a client-locked key always uses its own" }),
+    sender_name: optText(100)
+      .refine((s) => !s || !s.includes('@'), { message: 'a name, not an email address' })
+      .openapi({
+        description:
+          "beyond the spec: who signs the email draft. Without it the name under our last outbound message in previous_messages signs; with neither the draft ends with its closing and the sending tool's signature follows",
+      }),
   })
   .openapi('SuggestRequest');
 

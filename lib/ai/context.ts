@@ -2,10 +2,15 @@
 // templates can quote. The offline engine never invents product claims: every
 // answer about pricing, integrations or customers is lifted from campaign_context.
 
-import { MONTHS, WEEKDAYS, isoDate, type DayPart } from './dates';
+import { isoDate, type DayPart, type Slot } from './dates';
+import { detectLanguage, type Lang } from './lang';
+import { NO_CONTRACT, parsePrice, type Price } from './price';
 import type { PreviousMessage } from './types';
+import { dayPartIn, findDates, fold, offeredSlots } from './when';
 
 export interface CampaignFacts {
+  /** The brief's language: its sentences are only quoted in a draft of that language. */
+  lang: Lang;
   sentences: string[];
   offer: string | null;
   pricing: string[];
@@ -13,6 +18,10 @@ export interface CampaignFacts {
   proof: string[];
   process: string[];
   tools: string[];
+  /** The same facts as data, for a draft in another language than the brief. */
+  price: Price | null;
+  noContract: boolean;
+  clients: string[];
 }
 
 const TOOLS: Record<string, string> = {
@@ -70,10 +79,25 @@ function fromLabel(s: string): string {
   return ensurePeriod(s);
 }
 
-const PRICING_RE = /(pric|cost|\$|€|£|\bper (month|year|seat|user|meeting)\b|\/(mo|month|yr|year)\b|\bfee\b|\bplans?\b|\bretainer\b)/i;
-const INTEGRATION_RE = /(integrat|\bsyncs?\b|\bapi\b|\bconnects? (to|with)\b|\bplugs? into\b|\bnative\b|\bworks with\b)/i;
-const PROOF_RE = /(\bclients?\b|\bcustomers?\b|\bteams like\b|\bcompanies like\b|\btrusted by\b|\bcase stud|\bworked with\b|\bresults?\b|\busers?\b|\bused by\b)/i;
-const PROCESS_RE = /(\bwe (build|write|set up|run|handle|send|research|manage|find|source|launch|connect|do|take care|start|audit|review)\b|\bdone[- ]for[- ]you\b|\bprocess\b|\bsteps?\b|\bonboarding\b)/i;
+// The bucket patterns run on folded text (lower case, no accents) and cover the five languages' labels and words.
+const PRICING_RE = /(pric|cost|\$|€|£|\bper (month|year|seat|user|meeting)\b|\/(mo|month|yr|year|monat|mois|mes|maand)\b|\bfee\b|\bplans?\b|\bretainer\b|\bpreis|\bkosten\b|\btarif|\bprix\b|\bprecio|\bprijs|\bpro monat\b|\bpar mois\b|\bal mes\b|\bper maand\b|\beur\b)/;
+const INTEGRATION_RE = /(integr|\bsyncs?\b|\bapi\b|\bconnects? (to|with)\b|\bplugs? into\b|\bnative\b|\bworks with\b|schnittstelle|\barbeiten mit\b|koppeling)/;
+const PROOF_RE = /(\bclients?\b|\bcustomers?\b|\b(teams|companies|brands) like\b|\btrusted by\b|\bcase stud|\bworked with\b|\bresults?\b|\busers?\b|\bused by\b|\bkunden\b|\breferenzen\b|\breferences\b|\bclientes\b|\bklanten\b)/;
+const PROCESS_RE = /(\bwe (build|write|set up|run|handle|send|research|manage|find|source|launch|connect|do|take care|start|audit|review)\b|\bdone[- ]for[- ]you\b|\bprocess\b|\bsteps?\b|\bonboarding\b|\bwir (ubernehmen|erstellen|schreiben|recherchieren|bauen|kummern)|\bnous (generons|redigeons|gerons|construisons|nous occupons)|\b(generamos|redactamos|buscamos|gestionamos|nos encargamos)\b|\b(wij|we) (verzorgen|schrijven|zoeken|bouwen)\b)/;
+
+/** Customer names listed in proof sentences: "Clients include Ramp, Vanta and Lattice", "Kunden: Cloudwerk, Nexora". */
+export function clientNames(proof: string[]): string[] {
+  const out: string[] = [];
+  for (const s of proof) {
+    const m = /(?:\b(?:include|includes|including|like|such as|are|sind|zahlen|incluyen|como|zoals)\b|\b(?:with|mit|avec|con|met)\b|:)\s+(.+)$/i.exec(s);
+    if (!m) continue;
+    for (const item of m[1].replace(/[.!]$/, '').split(/,\s*|\s+(?:and|und|et|y|en|&)\s+/)) {
+      const name = item.trim();
+      if (/^\p{Lu}[\p{L}\d&.'-]*(?:\s\p{Lu}[\p{L}\d&.'-]*){0,2}$/u.test(name) && !out.includes(name)) out.push(name);
+    }
+  }
+  return out;
+}
 
 export function clauseTrim(s: string, max: number): string {
   const body = s.replace(/[.!?]+$/, '');
@@ -92,13 +116,20 @@ export function headline(s: string): string {
 }
 
 export function parseCampaign(context: string | null | undefined): CampaignFacts {
-  const sentences = splitSentences(context ?? '').map(fromLabel);
-  const pricing = sentences.filter((s) => PRICING_RE.test(s));
-  const integrations = sentences.filter((s) => INTEGRATION_RE.test(s) || findTools(s).length > 0);
-  const proof = sentences.filter((s) => PROOF_RE.test(s) && !pricing.includes(s) && !integrations.includes(s));
+  const lang = detectLanguage(context) ?? 'en';
+  // English labels ("Pricing: …") become English sentences; other languages' labelled lines are kept as written.
+  const sentences = splitSentences(context ?? '').map((s) => (lang === 'en' ? fromLabel(s) : ensurePeriod(s)));
+  const is = (re: RegExp) => (s: string) => re.test(fold(s));
+  const pricing = sentences.filter(is(PRICING_RE));
+  const integrations = sentences.filter((s) => is(INTEGRATION_RE)(s) || findTools(s).length > 0);
+  const proof = sentences.filter((s) => is(PROOF_RE)(s) && !pricing.includes(s) && !integrations.includes(s));
   const offer = sentences.find((s) => !pricing.includes(s) && !integrations.includes(s) && !proof.includes(s)) ?? sentences[0] ?? null;
-  const process = sentences.filter((s) => s !== offer && PROCESS_RE.test(s) && !pricing.includes(s));
-  return { sentences, offer, pricing, integrations, proof, process, tools: findTools(sentences.join(' ')) };
+  const process = sentences.filter((s) => s !== offer && is(PROCESS_RE)(s) && !pricing.includes(s));
+  const price = pricing.map(parsePrice).find((p) => p !== null) ?? null;
+  return {
+    lang, sentences, offer, pricing, integrations, proof, process, tools: findTools(sentences.join(' ')),
+    price, noContract: pricing.some((p) => NO_CONTRACT.test(fold(p))), clients: clientNames(proof),
+  };
 }
 
 export interface Offered { phrase: string; kind: 'meeting' | 'resource' }
@@ -108,6 +139,8 @@ export interface Conversation {
   offered: Offered | null;
   /** ISO dates already proposed by us, so a new draft doesn't re-offer them. */
   proposedDates: Set<string>;
+  /** The slots our last message offered, so "Tuesday works" confirms the Tuesday one. */
+  offeredSlots: Slot[];
   /** Facts the lead already gave; the draft must not ask for them again. */
   known: { teamSize: boolean; tools: string[]; dayPart: DayPart };
 }
@@ -126,9 +159,7 @@ export function findOffer(text: string): Offered | null {
 const TEAM_SIZE_RE = /\b(team of \d+|\d+\s*(-person|person|people|reps|sdrs|bdrs|aes|seats|users|employees|salespeople|sellers|mailboxes|inboxes))\b/i;
 
 export function dayPartOf(text: string): DayPart {
-  if (/\b(mornings?|before (noon|lunch))\b|\d\s*am\b/i.test(text)) return 'morning';
-  if (/\b(afternoons?|after lunch)\b|\d\s*pm\b/i.test(text)) return 'afternoon';
-  return null;
+  return dayPartIn(fold(text));
 }
 
 export function readConversation(prev: PreviousMessage[] | null | undefined, reply: string, now: Date): Conversation {
@@ -137,20 +168,13 @@ export function readConversation(prev: PreviousMessage[] | null | undefined, rep
   const replies = [...msgs.filter((m) => m.role === 'reply').map((m) => m.content), reply];
   const lastOutbound = outbound.length ? outbound[outbound.length - 1] : null;
   const proposedDates = new Set<string>();
-  const dateRe = new RegExp(`\\b(?:${WEEKDAYS.join('|')}),?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTHS.join('|')})`, 'gi');
-  for (const text of outbound) {
-    for (const m of text.matchAll(dateRe)) {
-      const month = MONTHS.findIndex((x) => x.toLowerCase() === m[2].toLowerCase());
-      let year = now.getUTCFullYear();
-      if (month < now.getUTCMonth() - 6) year += 1;
-      proposedDates.add(isoDate(new Date(Date.UTC(year, month, +m[1]))));
-    }
-  }
+  for (const text of outbound) for (const d of findDates(fold(text), now)) proposedDates.add(isoDate(d.date));
   const replyText = replies.join('\n');
   return {
     lastOutbound,
     offered: lastOutbound ? findOffer(lastOutbound) : null,
     proposedDates,
+    offeredSlots: lastOutbound ? offeredSlots(lastOutbound, now) : [],
     known: { teamSize: TEAM_SIZE_RE.test(replyText), tools: findTools(replyText), dayPart: dayPartOf(reply) ?? dayPartOf(replyText) },
   };
 }

@@ -34,7 +34,7 @@ export function slotList(slots: Slot[]): string {
   if (slots.length > 1 && slots.every((s) => s.day.getTime() === slots[0].day.getTime())) {
     return `${formatDay(slots[0].day)} at ${joinOr(slots.map((s) => formatTime(s.minutes)))}`;
   }
-  return joinOr(slots.map(formatSlot));
+  return joinOr(slots.map((s) => formatSlot(s)));
 }
 
 /**

@@ -1,13 +1,34 @@
 // Calendar helpers for drafts. Everything works on UTC calendar dates so the same
 // ctx.now yields the same slots on any machine/Worker region; the lead's own
 // time zone is unknown, so drafts say "your time" instead of guessing one.
+// Names of days and months come from Intl.DateTimeFormat in the draft's language.
+
+import { LOCALE, type Lang } from './lang';
 
 const DAY_MS = 86_400_000;
-export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-export const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-];
+// 22 November 2026 is a Sunday: index i of these lists is getUTCDay() === i.
+const SUNDAY = Date.UTC(2026, 10, 22);
+
+/** Weekday names (Sunday first) in a language, as Intl spells them. */
+export function weekdayNames(lang: Lang, style: 'long' | 'short' = 'long'): string[] {
+  const f = new Intl.DateTimeFormat(LOCALE[lang], { weekday: style, timeZone: 'UTC' });
+  return Array.from({ length: 7 }, (_, i) => f.format(new Date(SUNDAY + i * DAY_MS)));
+}
+
+const MONTH_NAMES = new Map<Lang, string[]>();
+
+/** Month names (January first) in a language, as Intl spells them. */
+export function monthNames(lang: Lang): string[] {
+  let names = MONTH_NAMES.get(lang);
+  if (!names) {
+    const f = new Intl.DateTimeFormat(LOCALE[lang], { month: 'long', timeZone: 'UTC' });
+    MONTH_NAMES.set(lang, (names = Array.from({ length: 12 }, (_, m) => f.format(new Date(Date.UTC(2026, m, 15))))));
+  }
+  return names;
+}
+
+export const WEEKDAYS = weekdayNames('en');
+export const MONTHS = monthNames('en');
 
 export function utcDay(d: Date): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
@@ -29,9 +50,18 @@ export function onOrAfterBusinessDay(d: Date): Date {
   return x;
 }
 
-/** "Tuesday 24 November" */
-export function formatDay(d: Date): string {
-  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+const DAY_FORMAT = new Map<Lang, Intl.DateTimeFormat>();
+
+/** "Tuesday 24 November", "Dienstag, 24. November", "mardi 24 novembre", "martes, 24 de noviembre", "dinsdag 24 november". */
+export function formatDay(d: Date, lang: Lang = 'en'): string {
+  let f = DAY_FORMAT.get(lang);
+  if (!f) DAY_FORMAT.set(lang, (f = new Intl.DateTimeFormat(LOCALE[lang], { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })));
+  return f.format(d);
+}
+
+/** "January", "Januar", "janvier", "enero", "januari". */
+export function formatMonth(month: number, lang: Lang = 'en'): string {
+  return monthNames(lang)[month];
 }
 
 export function formatTime(minutes: number): string {
@@ -53,19 +83,27 @@ export function parseIsoDate(s: string): Date | null {
 
 export interface Slot { day: Date; minutes: number }
 
-export function formatSlot(s: Slot): string {
-  return `${formatDay(s.day)} at ${formatTime(s.minutes)}`;
+/** The word between a day and a time: "Tuesday 24 November at 14:00", "Dienstag, 24. November um 14:00". */
+export const AT: Record<Lang, string> = { en: 'at', de: 'um', fr: 'à', es: 'a las', nl: 'om' };
+
+export function formatSlot(s: Slot, lang: Lang = 'en'): string {
+  return `${formatDay(s.day, lang)} ${AT[lang]} ${formatTime(s.minutes)}`;
 }
 
-/** "A, B or C" */
-export function joinOr(items: string[]): string {
-  if (items.length <= 1) return items[0] ?? '';
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+const LISTS = new Map<string, Intl.ListFormat>();
+function list(lang: Lang, type: 'disjunction' | 'conjunction'): Intl.ListFormat {
+  let f = LISTS.get(lang + type);
+  if (!f) LISTS.set(lang + type, (f = new Intl.ListFormat(LOCALE[lang], { type })));
+  return f;
 }
 
-export function joinAnd(items: string[]): string {
-  if (items.length <= 1) return items[0] ?? '';
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+/** "A, B or C" in the language (Intl.ListFormat). */
+export function joinOr(items: string[], lang: Lang = 'en'): string {
+  return list(lang, 'disjunction').format(items);
+}
+
+export function joinAnd(items: string[], lang: Lang = 'en'): string {
+  return list(lang, 'conjunction').format(items);
 }
 
 export type DayPart = 'morning' | 'afternoon' | null;

@@ -2,6 +2,7 @@
 // that tone rules, medium length caps and learned human edits can all operate on
 // sentences instead of re-parsing prose.
 
+import type { Lang } from './lang';
 import type { Medium } from './types';
 
 export type Tone = 'formal' | 'friendly' | 'casual' | 'direct' | 'neutral';
@@ -20,6 +21,8 @@ export interface Part {
   learned?: boolean;
   /** The sentence admits we don't know yet ("let me check"): lowers confidence. */
   hedge?: boolean;
+  /** A well-wish that closes the message ("All the best"): it replaces the sign-off formula (signature.ts). */
+  closing?: boolean;
 }
 
 export interface Draft {
@@ -113,12 +116,14 @@ function lcStart(s: string): string {
  * dropped, formal rewrites). Learning runs after this so a human's own wording is
  * never rewritten by the tone rules.
  */
-export function prepare(draft: Draft, medium: Medium, tone: Tone): Draft {
+export function prepare(draft: Draft, medium: Medium, tone: Tone, lang: Lang = 'en'): Draft {
   const short = medium !== 'email';
+  // The formal rewrites are English ("I'll" → "I will"); the other phrasebooks choose their register themselves.
+  const toned = (t: string) => (lang === 'en' ? applyTone(t, tone) : t);
   const parts = draft.parts
     .filter((p) => !(p.optional && (short || tone === 'direct')))
-    .map((p) => ({ ...p, text: applyTone(short && p.short ? p.short : p.text, tone), short: undefined, optional: false }));
-  return { greeting: draft.greeting ? applyTone(draft.greeting, tone) : null, parts, signOff: draft.signOff };
+    .map((p) => ({ ...p, text: toned(short && p.short ? p.short : p.text), short: undefined, optional: false }));
+  return { greeting: draft.greeting ? toned(draft.greeting) : null, parts, signOff: draft.signOff };
 }
 
 function renderWith(draft: Draft, parts: Part[], medium: Medium): string {

@@ -3,9 +3,12 @@
 // Patterns are deliberately explicit: a wrong intent produces a confidently wrong
 // draft, so anything not matched falls back to a low-confidence clarifying reply.
 
-import { MONTHS, WEEKDAYS, addDays, earlyInMonth, nextWeekday, onOrAfterBusinessDay, parseIsoDate, utcDay } from './dates';
+import { MONTHS, WEEKDAYS, addDays, earlyInMonth, monthNames, onOrAfterBusinessDay, parseIsoDate, utcDay, type Slot } from './dates';
 import { detectReturnDate } from '../classify/offline';
 import { findTools } from './context';
+import { LEX, REFERRAL_LEX } from './intent_lex';
+import { LANGS } from './lang';
+import { dayMeant, fold, pickOffered, readWhen } from './when';
 
 export type QuestionKind = 'pricing' | 'how_it_works' | 'integration' | 'proof' | 'differentiation' | 'timeline' | 'question';
 export type IntentKind =
@@ -80,8 +83,23 @@ const DEPARTMENTS = /^(sales|marketing|finance|procurement|it|hr|legal|ops|opera
 
 function findReferral(text: string): Referral | null {
   const email = /[\w.+-]+@[\w-]+\.[\w.-]+\w/.exec(text)?.[0] ?? null;
-  const introduced = RE.introduced.test(text);
-  const forwarded = RE.forwarded.test(text);
+  const n = fold(text);
+  const introduced = RE.introduced.test(text) || LEX.introduced.test(n);
+  const forwarded = RE.forwarded.test(text) || LEX.forwarded.test(n);
+  // Other languages first: their connectors ("an", "con", "met") are not English words the patterns below know.
+  const bare = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  if (bare.length === text.length) {
+    for (const re of REFERRAL_LEX) {
+      const m = re.exec(bare);
+      if (!m) continue;
+      const at = m.index + m[0].lastIndexOf(m[1]);
+      // "Herrn Weber" is the dative of "Herr Weber": name them as they would be addressed.
+      const name = text.slice(at, at + m[1].length).replace(/^Herrn\b/, 'Herr');
+      const person = name.replace(/^(Herr|Frau|M\.|Mme|Monsieur|Madame|Sr\.|Sra\.|dhr\.|mevr\.|meneer|mevrouw)\s+/, '');
+      if (!NOT_NAMES.has(person.split(' ')[0]) && findTools(person).length === 0 && !WEEKDAY_OR_MONTH.test(person)) return { name, role: null, email, introduced, forwarded };
+    }
+  }
+  if (LEX.wrongPerson.test(n)) return { name: null, role: null, email, introduced, forwarded };
   for (const re of REFERRAL_RES) {
     const m = re.exec(text);
     if (!m) continue;
@@ -103,121 +121,110 @@ function findReferral(text: string): Referral | null {
   return null;
 }
 
-const DAY_ALIASES: Array<[RegExp, number]> = [
-  [/\bmon(?:day)?\b/i, 1], [/\btue(?:s|sday)?\b/i, 2], [/\bwed(?:nesday)?\b/i, 3],
-  [/\bthu(?:r|rs|rsday)?\b/i, 4], [/\bfri(?:day)?\b/i, 5],
-];
-
-// "I'm out Thursday, but Friday works": a day right after a negation is excluded, not offered.
-const NEGATED_BEFORE = /\b(out|off|away|busy|not|can'?t|cannot|unavailable|except|travell?ing)\b[\w' ]{0,12}$/i;
-
-function namedWeekdays(text: string, now: Date, negated = false): number[] {
-  const out = DAY_ALIASES.filter(([re]) => {
-    const m = re.exec(text);
-    return m !== null && NEGATED_BEFORE.test(text.slice(Math.max(0, m.index - 25), m.index)) === negated;
-  }).map(([, d]) => d);
-  if (negated) return out;
-  if (/\btomorrow\b/i.test(text)) out.push(onOrAfterBusinessDay(addDays(utcDay(now), 1)).getUTCDay());
-  return [...new Set(out)];
-}
-
-function parseTime(text: string): number | null {
-  const m = /\b(?:at|@|around|for|by)?\s*(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)/i.exec(text) ?? /\b(\d{1,2})[:.](\d{2})\b/.exec(text) ?? /\b(?:at|@|around)\s+(\d{1,2})()(?![\d:.]|\s*(?:%|people|days?|weeks?|months?))/i.exec(text);
-  if (!m) return null;
-  let h = +m[1];
-  const min = m[2] ? +m[2] : 0;
-  const ampm = m[3]?.toLowerCase().replace(/\./g, '');
-  if (ampm === 'pm' && h < 12) h += 12;
-  if (ampm === 'am' && h === 12) h = 0;
-  if (!ampm && h < 8) h += 12; // "at 3:00" in a business context means the afternoon
-  return h < 24 && min < 60 ? h * 60 + min : null;
-}
-
-const NUM: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, 'a couple of': 2, 'a few': 3 };
+const NUM: Record<string, number> = {
+  a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, 'a couple of': 2, 'a few': 3,
+  ein: 1, eine: 1, einem: 1, einigen: 3, 'ein paar': 3, zwei: 2, drei: 3, vier: 4, un: 1, une: 1, deux: 2, trois: 3, quatre: 4, quelques: 3,
+  unos: 3, unas: 3, 'un par de': 2, dos: 2, tres: 3, cuatro: 4, een: 1, 'een paar': 3, enkele: 3, twee: 2, drie: 3,
+};
+// Month names of the five languages (from Intl), folded: "im januar", "en janvier", "en enero", "in januari".
+const MONTH_OF = new Map<string, number>();
+for (const lang of LANGS) monthNames(lang).forEach((n, i) => MONTH_OF.set(fold(n), i));
+const MONTH_WORDS = [...MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|');
+const LATER_MONTH = new RegExp(`\\b(?:in|after|around|until|from|by|mid|early|late|im|ab|nach|anfang|mitte|ende|en|apres|debut|fin|a partir de|despues de|principios de|finales de|na|begin|eind|vanaf|per)[- ](?:de |van )?(${MONTH_WORDS})\\b`);
 
 function laterTarget(text: string, now: Date): { target: Date; monthStart: boolean } {
-  const t = text.toLowerCase();
+  const t = fold(text);
   const y = now.getUTCFullYear();
   const mo = now.getUTCMonth();
   const month = (m: number, year = m <= mo ? y + 1 : y) => ({ target: earlyInMonth(year, m), monthStart: true });
   const q = /\bq([1-4])\b/.exec(t);
   if (q) return month((+q[1] - 1) * 3);
-  if (/next quarter/.test(t)) return month(((Math.floor(mo / 3) + 1) * 3) % 12);
-  if (/(new year|next year|after (the )?(holidays|christmas))/.test(t)) return month(0);
-  if (/after (the )?summer/.test(t)) return month(8);
-  if (/next month/.test(t)) return month((mo + 1) % 12);
-  const named = RE.laterMonth.exec(text);
-  if (named) return month(MONTHS.findIndex((m) => m.toLowerCase() === named[1].toLowerCase()));
-  const rel = /in (a few|a couple of|\d+|two|three|four|five|six|a) (weeks?|months?)/.exec(t);
+  if (/next quarter|nachste[ns]? quartal|trimestre prochain|proximo trimestre|trimestre que viene|volgend kwartaal/.test(t)) return month(((Math.floor(mo / 3) + 1) * 3) % 12);
+  if (/(new year|next year|after (the )?(holidays|christmas)|nachste[ns]? jahr|neuen jahr|nach (den feiertagen|weihnachten|neujahr)|annee prochaine|apres les fetes|(ano|mes) que viene|proximo ano|volgend jaar|nieuwe jaar)/.test(t)) return month(0);
+  if (/after (the )?summer|nach dem sommer|apres l'ete|despues del verano|na de zomer/.test(t)) return month(8);
+  if (/next month|nachste[nm]? monat|mois prochain|proximo mes|volgende maand/.test(t)) return month((mo + 1) % 12);
+  const named = LATER_MONTH.exec(t);
+  if (named) return month(MONTH_OF.get(named[1]) as number);
+  const rel = /\b(?:in|dans|dentro de|en|over)\s+(a few|a couple of|a|ein paar|einigen|einem|einer|eine?|quelques|un par de|unos|unas|un|una|une|een paar|enkele|een|\d+|two|three|four|five|six|zwei|drei|vier|deux|trois|quatre|dos|tres|cuatro|twee|drie)\s+(weeks?|months?|wochen|monaten?|semaines|mois|semanas|meses|weken|maanden)\b/.exec(t);
   if (rel) {
-    const n = NUM[rel[1]] ?? +rel[1];
-    const days = rel[2].startsWith('week') ? n * 7 : Math.round(n * 30.4);
+    const n = NUM[rel[1]] ?? (Number(rel[1]) || 1);
+    const days = /^(week|woch|semain|seman|wek)/.test(rel[2]) ? n * 7 : Math.round(n * 30.4);
     return { target: onOrAfterBusinessDay(addDays(utcDay(now), days)), monthStart: false };
   }
   // "Not right now" with no horizon: two months is long enough to not feel pushy.
   return { target: onOrAfterBusinessDay(addDays(utcDay(now), 61)), monthStart: false };
 }
 
-export function detectIntent(text: string, classification: string, now: Date): Intent {
+export interface IntentHints {
+  /** Slots our last message offered: "Tuesday works" picks the Tuesday one. */
+  offered?: Slot[];
+  /** The classifier found an opt-out (in any of its five languages). */
+  optOut?: boolean;
+}
+
+export function detectIntent(text: string, classification: string, now: Date, hints: IntentHints = {}): Intent {
   const t = text.trim();
-  const has = (re: RegExp) => re.test(t);
-  const weekdays = namedWeekdays(t, now);
-  const away = has(RE.ooo) || /\b(away|off|travell?ing|out|on leave|until|back on|back in)\b/i.test(t);
-  const awayNextWeek = away && /\b(away|off|travell?ing|out|holiday|vacation|leave)\b[^.!?]{0,20}\bnext week\b/i.test(t);
-  const nextWeek = /\bnext week\b/i.test(t) && !awayNextWeek;
+  const n = fold(t);
+  const has = (key: keyof typeof RE) => RE[key].test(t) || (key in LEX && LEX[key as keyof typeof LEX].test(n));
+  const at = (key: keyof typeof RE) => {
+    const i = t.search(RE[key]);
+    return i >= 0 ? i : key in LEX ? n.search(LEX[key as keyof typeof LEX]) : -1;
+  };
+  const when = readWhen(t, now);
+  const weekdays = when.weekdays;
+  const away = has('ooo') || /\b(away|off|travell?ing|out|on leave|until|back on|back in|urlaub|unterwegs|bis|absente?|conges|jusqu|vacaciones|hasta|vakantie|afwezig|tot)\b/.test(n);
+  const awayNextWeek = away && /\b(away|off|travell?ing|out|holiday|vacation|leave|urlaub|unterwegs|absente?|conges|vacaciones|vakantie|afwezig)\b[^.!?]{0,20}\b(next week|nachste woche|la semaine prochaine|semana que viene|proxima semana|volgende week)\b/.test(n);
+  const nextWeek = when.nextWeek && !awayNextWeek;
   const back = away ? detectReturnDate(t, now) : null;
   const notBefore = back ? parseIsoDate(back) : awayNextWeek ? addDays(utcDay(now), ((8 - utcDay(now).getUTCDay()) % 7 || 7) + 7) : null;
-  const noCall = has(RE.noCall);
+  const noCall = has('noCall');
   const questions: Array<[QuestionKind, number]> = [];
-  const at = (re: RegExp) => t.search(re);
   const tools = findTools(t);
-  for (const [k, re] of [['pricing', RE.pricing], ['how_it_works', RE.how], ['integration', RE.integration], ['proof', RE.proof], ['differentiation', RE.differentiation], ['timeline', RE.timeline]] as const) {
-    if (has(re)) questions.push([k, at(re)]);
+  for (const [k, key] of [['pricing', 'pricing'], ['how_it_works', 'how'], ['integration', 'integration'], ['proof', 'proof'], ['differentiation', 'differentiation'], ['timeline', 'timeline']] as const) {
+    if (has(key)) questions.push([k, at(key)]);
   }
-  if (!questions.some(([k]) => k === 'pricing') && has(RE.terms)) questions.push(['pricing', at(RE.terms)]);
+  if (!questions.some(([k]) => k === 'pricing') && has('terms')) questions.push(['pricing', at('terms')]);
   if (!questions.some(([k]) => k === 'integration') && tools.length > 0 && /\?/.test(t)) questions.push(['integration', t.indexOf(tools[0])]);
   const qs = questions.sort((a, b) => a[1] - b[1]).map(([k]) => k);
-  const questionText = /[^.!?\n]*\?/.exec(t)?.[0].trim() ?? null;
-  const time = parseTime(t);
-  const proposedDay = weekdays.length === 1 && time !== null ? weekdays[0] : null;
+  const questionText = /[^.!?\n¿]*\?/.exec(t)?.[0].trim() ?? null;
+  // Their own day and time win; else a day or a time that picks one of the slots we offered.
+  const day = dayMeant({ ...when, nextWeek }, now);
+  const proposed = day && when.time !== null ? { day, minutes: when.time } : pickOffered(when, hints.offered ?? []);
   const base: Intent = {
-    primary: 'unclear', specificity: 0.35, questions: qs, wantsMeeting: !noCall && (has(RE.meeting) || has(RE.reschedule) || proposedDay !== null),
-    reschedule: has(RE.reschedule),
-    noCall, alreadyCovered: has(RE.alreadyCovered), weekdays, blockedWeekdays: namedWeekdays(t, now, true), nextWeek, notBefore, proposed: null, referral: null, later: null, tools, questionText,
+    primary: 'unclear', specificity: 0.35, questions: qs, wantsMeeting: !noCall && (has('meeting') || has('reschedule') || proposed !== null),
+    reschedule: has('reschedule'),
+    noCall, alreadyCovered: has('alreadyCovered'), weekdays, blockedWeekdays: when.blockedWeekdays, nextWeek, notBefore, proposed: null, referral: null, later: null, tools, questionText,
   };
   const is = (primary: IntentKind, specificity: number, extra: Partial<Intent> = {}): Intent => ({ ...base, primary, specificity, ...extra });
 
-  if (has(RE.unsubscribe)) return is('unsubscribe', 0.97, { wantsMeeting: false });
+  if (has('unsubscribe') || hints.optOut) return is('unsubscribe', 0.97, { wantsMeeting: false });
   // A human saying "on holiday next week, but keen" is scored hot by the classifier; respect that.
-  if (classification === 'ooo' || (has(RE.ooo) && classification !== 'hot' && classification !== 'warm')) return is('ooo', classification === 'ooo' ? 0.95 : 0.8, { wantsMeeting: false });
+  if (classification === 'ooo' || (has('ooo') && classification !== 'hot' && classification !== 'warm')) return is('ooo', classification === 'ooo' ? 0.95 : 0.8, { wantsMeeting: false });
   const referral = findReferral(t);
   if (referral) return is('referral', referral.name || referral.role || referral.email ? 0.92 : 0.78, { referral });
-  if (has(RE.who)) return is('who_are_you', 0.9);
-  const soft = has(RE.laterSoft) && classification !== 'not_interested';
-  if (has(RE.internal) && !has(RE.laterExplicit) && !has(RE.notInterested)) {
+  if (has('who')) return is('who_are_you', 0.9);
+  const soft = has('laterSoft') && classification !== 'not_interested';
+  const later = has('laterExplicit') || LATER_MONTH.test(n) || RE.laterMonth.test(t);
+  if (has('internal') && !later && !has('notInterested')) {
     return is('internal_review', 0.85, { later: { target: onOrAfterBusinessDay(addDays(utcDay(now), 7)), monthStart: false }, wantsMeeting: false });
   }
-  if (has(RE.laterExplicit) || has(RE.laterMonth) || soft) {
-    return is('later', soft && !has(RE.laterExplicit) ? 0.7 : 0.9, { later: laterTarget(t, now), wantsMeeting: false });
+  if (later || soft) {
+    return is('later', soft && !later ? 0.7 : 0.9, { later: laterTarget(t, now), wantsMeeting: false });
   }
   // "We already have an agency" with no question or ask is a soft no.
-  const quietlyCovered = base.alreadyCovered && !base.wantsMeeting && qs.length === 0 && !has(RE.sendInfo);
-  if (has(RE.notInterested) || classification === 'not_interested' || quietlyCovered) {
-    return is('not_interested', has(RE.notInterested) ? 0.92 : 0.75, { wantsMeeting: false });
+  const quietlyCovered = base.alreadyCovered && !base.wantsMeeting && qs.length === 0 && !has('sendInfo');
+  if (has('notInterested') || classification === 'not_interested' || quietlyCovered) {
+    return is('not_interested', has('notInterested') ? 0.92 : 0.75, { wantsMeeting: false });
   }
-  if (proposedDay !== null && base.wantsMeeting) {
-    const day = nextWeekday(now, proposedDay, nextWeek);
-    return is('confirm_time', 0.95, { proposed: { day, minutes: time as number } });
-  }
+  if (proposed !== null && base.wantsMeeting) return is('confirm_time', 0.95, { proposed });
   const specific = qs.filter((q) => q !== 'question');
   if (specific.length > 0) {
     const spec = { pricing: 0.9, how_it_works: 0.85, integration: 0.88, proof: 0.85, differentiation: 0.8, timeline: 0.8 }[specific[0] as Exclude<QuestionKind, 'question'>];
     return is(specific[0], spec);
   }
-  if (has(RE.sendInfo)) return is('send_info', 0.88);
-  if (base.wantsMeeting) return is('meeting', weekdays.length || nextWeek || /\b(call|demo|meeting)\b/i.test(t) ? 0.92 : 0.8);
+  if (has('sendInfo')) return is('send_info', 0.88);
+  if (base.wantsMeeting) return is('meeting', weekdays.length || nextWeek || /\b(call|demo|meeting)\b/i.test(t) || LEX.meeting.test(n) ? 0.92 : 0.8);
   if (questionText) return is('question', 0.55, { questions: ['question'] });
-  if (has(RE.positive) || classification === 'hot' || classification === 'warm') return is('positive', has(RE.positive) ? 0.7 : 0.55);
+  if (has('positive') || classification === 'hot' || classification === 'warm') return is('positive', has('positive') ? 0.7 : 0.55);
   return base;
 }
-

@@ -6,8 +6,12 @@
 
 import { distance } from 'fastest-levenshtein';
 import { splitSentences } from './context';
-import { MONTHS, WEEKDAYS } from './dates';
+import { monthNames, weekdayNames } from './dates';
+import { LANGS, detectLanguage, type Lang } from './lang';
 import type { LearnedExample } from './types';
+
+// Day and month names of all five languages: an edit made on "Dienstag" transfers to a draft about "Freitag".
+const CALENDAR_WORDS = [...new Set(LANGS.flatMap((l) => [...weekdayNames(l), ...monthNames(l)]))].sort((a, b) => b.length - a.length);
 
 const STOP = new Set('a an the and or but to of in on at for is are am be was it this that i you we me my our your us with as so if do does can could would will just please thanks thank hi hello hey'.split(' '));
 
@@ -38,11 +42,14 @@ const GENERIC_INTENTS = new Set(['question', 'positive', 'unclear']);
 export interface Match { example: LearnedExample; score: number }
 
 export function bestExample(
-  reply: string, intent: string, medium: string, learned: LearnedExample[], intentOf: (text: string) => string,
+  reply: string, intent: string, medium: string, learned: LearnedExample[], intentOf: (text: string) => string, lang?: Lang,
 ): Match | null {
   let best: Match | null = null;
   for (const ex of learned) {
     if (ex.medium !== medium || !ex.edited?.trim() || ex.edited.trim() === ex.original?.trim()) continue;
+    // An English edit replayed on a German draft would put English sentences into it.
+    const exLang = detectLanguage(ex.original) ?? detectLanguage(ex.edited);
+    if (lang && exLang && exLang !== lang) continue;
     const sameIntent = intentOf(ex.replyText) === intent;
     const score = jaccard(reply, ex.replyText) + (sameIntent ? (GENERIC_INTENTS.has(intent) ? 0.1 : SAME_INTENT_BONUS) : 0);
     if (score >= SIMILARITY_THRESHOLD && (!best || score > best.score)) best = { example: ex, score };
@@ -50,8 +57,8 @@ export function bestExample(
   return best;
 }
 
-const GREETING_RE = /^((?:hi|hey|hello|dear|good (?:morning|afternoon|evening)|greetings|morning)\b[^,!\n—.]{0,30}?(?:[,!]|\s—))\s*/i;
-const SIGNOFF_RE = /^(best|cheers|thanks|thank you|many thanks|regards|kind regards|best regards|warm regards|warmly|sincerely|talk soon|speak soon|all the best|best wishes|yours|take care)\b[^.?]{0,20}[,!.]?$/i;
+const GREETING_RE = /^((?:(?:hi|hey|hello|dear|good (?:morning|afternoon|evening)|greetings|morning|hallo|guten tag|liebe[rs]?|sehr geehrte[rs]?|bonjour|salut|buenos días|estimad[oa]|hoi|beste|goedendag|goedemorgen)\b|hola,?)[^,!:\n—.]{0,30}?(?:[,!:]|\s—))\s*/i;
+const SIGNOFF_RE = /^(best|cheers|thanks|thank you|many thanks|regards|kind regards|best regards|warm regards|warmly|sincerely|talk soon|speak soon|all the best|best wishes|yours|take care|viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|freundliche grüße|gruß|cordialement|bien cordialement|bien à vous|à bientôt|un saludo|saludos|saludos cordiales|atentamente|met vriendelijke groet|vriendelijke groet|groeten|groet)\b[^.?]{0,20}[,!.]?$/i;
 
 export interface Parsed { greeting: string | null; sentences: Array<{ text: string; para: number }>; signOff: string | null }
 
@@ -97,16 +104,16 @@ export function parseMessage(text: string): Parsed {
 
 /** The name the greeting addressed ("Hi Tom," → "Tom"), used to generalise edits. */
 export function greetedName(greeting: string | null): string | null {
-  const m = /^(?:hi|hey|hello|dear|good \w+|greetings|morning)\s+([\p{Lu}][\p{L}'’-]+)/iu.exec(greeting ?? '');
+  const m = /^(?:hi|hey|hello|dear|good \w+|greetings|morning|hallo|guten tag|bonjour|salut|hola,?|hoi|beste)\s+([\p{Lu}][\p{L}'’-]+)/iu.exec(greeting ?? '');
   return m && m[1].toLowerCase() !== 'there' ? m[1] : null;
 }
 
-export const VOLATILE = new RegExp(`\\b(${[...WEEKDAYS, ...MONTHS].join('|')}|today|tomorrow|tonight)\\b|\\b\\d{1,2}[:.]\\d{2}\\b|\\b\\d{1,2}\\s?(am|pm)\\b`, 'i');
+export const VOLATILE = new RegExp(`(?<![\\p{L}])(${CALENDAR_WORDS.join('|')}|today|tomorrow|tonight|heute|morgen|aujourd'hui|demain|hoy|mañana)(?![\\p{L}])|\\b\\d{1,2}[:.]\\d{2}\\b|\\b\\d{1,2}\\s?(am|pm|uhr|h|uur)\\b`, 'iu');
 
 export function mask(s: string, names: string[]): string {
   let x = s.replace(/[’]/g, "'");
   for (const n of names) if (n) x = x.replace(new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g'), '§n');
-  x = x.replace(new RegExp(`\\b(${[...WEEKDAYS, ...MONTHS].join('|')})\\b`, 'g'), '§d');
+  x = x.replace(new RegExp(`(?<![\\p{L}])(${CALENDAR_WORDS.join('|')})(?![\\p{L}])`, 'giu'), '§d');
   x = x.replace(/\d+/g, '#');
   // Mid-sentence capitalised words are mostly company/product names that vary per lead.
   x = x.replace(/(?<=[a-z,;:—-]\s)[A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)*/g, '§p');

@@ -5,11 +5,13 @@ import { stripQuoted } from '../classify/strip_quoted';
 import { splitSentences } from './context';
 import type { Draft, Part } from './draft';
 import { VOLATILE, greetedName, mask, parseMessage, similarity } from './learn';
+import { bringsFacts, isCourtesy } from './learn_guard';
 import type { LearnedExample } from './types';
 
 const SAME = 0.8; // masked sentences this close came from the same template line
 const REWRITE = 0.5; // a removed + an added sentence this close is one sentence reworded
 
+/** `known`: this prospect's own thread and draft (never the campaign brief: its words say nothing about an edit's specifics). */
 export interface Lead { first: string | null; company: string | null; known: string }
 
 function lcsPairs(n: number, m: number, eq: (i: number, j: number) => boolean): Array<[number, number]> {
@@ -57,16 +59,23 @@ function transplant(s: string, oldName: string | null, lead: Lead, ex: LearnedEx
     out = out.replace(new RegExp(`\\b${escapeRe(oldName)}\\b`, 'g'), lead.first);
   }
   const oldText = `${ex.original}\n${ex.replyText}`;
-  for (const m of out.matchAll(/(?<=\S\s)[A-Z][\w&.-]*(?:\s[A-Z][\w&.-]*)*/g)) {
+  const allowed = `${lead.known}\n${ex.original}`.toLowerCase();
+  for (const m of out.matchAll(/(?<=\S\s)\p{Lu}[\p{L}\d&.-]*(?:\s\p{Lu}[\p{L}\d&.-]*)*/gu)) {
     const word = m[0].replace(/[.,]$/, '');
     if (lead.known.includes(word) || word === lead.first || /^[A-Z]{2,5}s?$/.test(word)) continue;
     // A name the old thread had but this one doesn't is the old lead's company: swap it.
-    // Any other unknown proper noun can't be told apart from one, so the sentence is
+    if (lead.company && oldText.includes(word) && !lead.known.includes(word)) {
+      out = out.replace(word, lead.company);
+      continue;
+    }
+    // German capitalises every noun: "Gespräch" is a word, not a name, when it is courtesy or already in use.
+    if (word.split(/\s/).every((w) => isCourtesy(w) || allowed.includes(w.toLowerCase()))) continue;
+    // Any other unknown proper noun can't be told apart from a name, so the sentence is
     // skipped — a missing learned line is harmless, another client's name is not.
-    if (!lead.company || !oldText.includes(word)) return null;
-    out = out.replace(word, lead.company);
+    return null;
   }
-  return out;
+  // Learning adapts wording, never facts: no event, number or claim from the other thread (learn_guard.ts).
+  return bringsFacts(out, `${lead.known}\n${ex.original}`, [lead.first ?? '', lead.company ?? '']) ? null : out;
 }
 
 function explode(parts: Part[]): Part[] {
@@ -123,7 +132,13 @@ export function applyEdits(draft: Draft, ex: LearnedExample, lead: Lead): { draf
       let applied = 0;
       const rename = (s: string) => (oldName && lead.first ? s.replace(new RegExp(`\\b${escapeRe(oldName)}\\b`, 'g'), lead.first) : s);
       const hs = hunks(O.sentences[oi].text, E.sentences[j].text).map((h) => ({ from: rename(h.from), to: rename(h.to) }));
-      for (const h of hs) if (h.from && text.includes(h.from)) { text = text.replace(h.from, h.to); applied++; }
+      const names = [lead.first ?? '', lead.company ?? ''];
+      for (const h of hs) {
+        // A rewrite that brings new specifics ("a call" → "a call about your Series B") is not replayed.
+        if (!h.from || !text.includes(h.from) || VOLATILE.test(h.to) || bringsFacts(h.to, `${h.from}\n${lead.known}\n${ex.original}`, names)) continue;
+        text = text.replace(h.from, h.to);
+        applied++;
+      }
       // A reworded sentence whose hunks don't fit is taken whole, if it transplants cleanly.
       if (reworded !== undefined && applied < hs.length) text = transplant(E.sentences[j].text, oldName, lead, ex) ?? text;
       if (text !== p.text) { kept.push({ ...p, text, learned: true }); origin.push(oi); changed = true; continue; }

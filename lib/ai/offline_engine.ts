@@ -7,9 +7,14 @@ import { stripQuoted } from '../classify/strip_quoted';
 import { parseCampaign, readConversation } from './context';
 import { parseIsoDate } from './dates';
 import { firstNameOf, greetingFor, prepare, render, signOffFor, toneOf } from './draft';
+import { buildLocal } from './i18n/build';
+import { factsIn } from './i18n/facts';
+import { factPhrases, phrasesFor } from './i18n';
 import { detectIntent, type IntentKind } from './intent';
+import { chooseLanguage, registerFor } from './lang';
 import { bestExample } from './learn';
 import { applyEdits } from './learn_apply';
+import { closeDraft, resign, senderOf } from './signature';
 import * as T from './templates';
 import { AiEngineError, normalizeMedium, type AiEngine, type SuggestContext, type SuggestInput, type Suggestion } from './types';
 
@@ -75,29 +80,39 @@ export function suggestOffline(input: SuggestInput, ctx: SuggestContext): Sugges
   const medium = normalizeMedium(input.medium);
   const tone = toneOf(input.tone);
   const reply = ownText(input.reply_received);
+  // The prospect's language decides the draft's; "Sie" or "du" follows how they wrote (lang.ts).
+  const lang = chooseLanguage(reply, input.previous_messages, input.campaign_context);
+  const thread = (input.previous_messages ?? []).slice().reverse();
+  const register = registerFor(lang, input.tone, [reply, ...thread.filter((m) => m.role === 'reply').map((m) => m.content), ...thread.filter((m) => m.role === 'outbound').map((m) => m.content)]);
+  const P = lang === 'en' ? null : phrasesFor(lang, register);
   const cls = classifyOffline(reply);
-  const intent = detectIntent(reply, cls.classification, now);
-  const facts = parseCampaign(input.campaign_context);
   const convo = readConversation(input.previous_messages, reply, now);
+  const intent = detectIntent(reply, cls.classification, now, { offered: convo.offeredSlots, optOut: cls.signals.includes('ni.opt_out') });
+  const facts = factsIn(parseCampaign(input.campaign_context), lang, factPhrases(lang, register));
   const iso = intent.primary === 'ooo' ? detectReturnDate(reply, now) : null;
   const first = firstNameOf(input.lead_name);
   const company = clean(input.company);
   const b: T.Build = {
-    medium, tone, now, convo, intent, facts, first, company, classification: cls.classification, reply,
+    lang, medium, tone, now, convo, intent, facts, first, company, classification: cls.classification, reply,
     returnDate: iso ? parseIsoDate(iso) : null,
   };
-  const built = BUILDERS[intent.primary](b);
-  let draft = prepare({ greeting: greetingFor(tone, medium, first), parts: built.parts, signOff: signOffFor(tone, medium) }, medium, tone);
+  const built = P ? buildLocal(b, P) : BUILDERS[intent.primary](b);
+  const sender = senderOf(input.sender_name, input.previous_messages);
+  const greeting = P ? P.greeting(first, tone, medium) : greetingFor(tone, medium, first);
+  const formula = P ? (medium === 'email' ? P.signOff(tone) : null) : signOffFor(tone, medium);
+  let draft = prepare({ greeting, parts: built.parts, signOff: null }, medium, tone, lang);
+  draft = closeDraft(draft, { formula, sender, lang, medium });
 
   let learned = false;
   const match = bestExample(reply, intent.primary, medium, ctx.learned ?? [], (text) => {
     const own = ownText(text);
     return detectIntent(own, classifyOffline(own).classification, now).primary;
-  });
+  }, lang);
   if (match) {
-    const known = [input.campaign_context ?? '', reply, draft.parts.map((p) => p.text).join(' '), company ?? ''].join('\n');
+    // What the prospect and this draft already say; the campaign brief is left out on purpose (learn_guard.ts).
+    const known = [reply, ...(input.previous_messages ?? []).map((m) => m.content), draft.parts.map((p) => p.text).join(' '), company ?? ''].join('\n');
     const res = applyEdits(draft, match.example, { first, company, known });
-    draft = res.draft;
+    draft = resign(res.draft, sender);
     learned = res.changed;
   }
 

@@ -50,6 +50,10 @@ export function buildSystemPrompt(input: SuggestInput, learned: LearnedExample[]
     '- Out of office: a short note referencing their return date when given.',
     '- Not interested: a polite close with no pushback. Unsubscribe: confirm they will not be contacted again, with no call to action.',
     '- Use previous messages: refer back to what was offered; never re-ask something the prospect already answered.',
+    "- Write in the prospect's language (the language of reply_received; for a one-word reply, the language of the thread). Dates and times in that language.",
+    '- When the prospect proposes a day and time (or picks one of the times offered earlier), confirm exactly that slot and do not propose others.',
+    '- A price or feature question that campaign_context answers gets that answer, the price copied exactly as written there.',
+    '- Sign with sender_name when it is given; otherwise end with a closing formula and no name. Exactly one closing: a final well-wish is the closing.',
     `- ${MEDIUM_RULES[medium]}`,
     `- ${toneRule(input.tone)}`,
     `Today is ${formatDay(utcDay(now))} ${now.getUTCFullYear()} (UTC); upcoming business days include ${nextDays.join(', ')}.`,
@@ -57,7 +61,7 @@ export function buildSystemPrompt(input: SuggestInput, learned: LearnedExample[]
   ];
   const examples = relevantExamples(input, learned);
   if (examples.length) {
-    lines.push('', 'Past drafts a human edited before sending. Follow the edits (what was removed, added or reworded), not the original drafts:');
+    lines.push('', "Past drafts a human edited before sending. Follow the edits' wording and style (what was removed, added or reworded), not the original drafts; never copy their specifics (names, companies, events, numbers) into this prospect's reply:");
     examples.forEach((e, i) => {
       lines.push(
         `Example ${i + 1} — prospect wrote: ${JSON.stringify(e.replyText)}`,
@@ -79,6 +83,7 @@ export function buildUserPrompt(input: SuggestInput): string {
     campaign_context: input.campaign_context ?? null,
     medium: normalizeMedium(input.medium),
     tone: input.tone ?? null,
+    sender_name: input.sender_name ?? null,
     previous_messages: (input.previous_messages ?? []).slice(-10),
   };
   return `Write the reply for this conversation:\n${JSON.stringify(payload, null, 2)}`;

@@ -9,8 +9,11 @@ import { MONTHS, formatDay, formatSlot, type Slot } from './dates';
 import { pick, type ByTone, type Part } from './draft';
 import type { Intent } from './intent';
 import { answerDifferentiation, answerIntegration, answerPricing, answerProof, answerHow, answerGeneric, lcSafe, summary } from './answers';
+import type { Lang } from './lang';
 
 export interface Build extends CtaEnv {
+  /** The draft's language: English drafts are built here, the others by i18n/build.ts. */
+  lang: Lang;
   first: string | null;
   company: string | null;
   facts: CampaignFacts;
@@ -249,7 +252,8 @@ export function buildNotInterested(b: Build): Built {
   ];
   if (b.intent.alreadyCovered) parts.push({ text: "Sounds like you're well covered already.", para: 0, prio: 2, optional: true });
   parts.push({ text: "I won't follow up on this.", para: 0, prio: 4 });
-  parts.push({ text: b.company ? `All the best with everything at ${b.company}.` : 'All the best.', para: 1, prio: 1, optional: b.medium !== 'email' });
+  // The well-wish is the closing: no "Best," goes under it (signature.ts).
+  parts.push({ text: b.company ? `All the best with everything at ${b.company}` : 'All the best', para: 1, prio: 1, optional: b.medium !== 'email', closing: true });
   return { parts, strategy: 'polite_close' };
 }
 

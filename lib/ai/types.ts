@@ -21,6 +21,8 @@ export interface SuggestInput {
   tone?: string | null;
   /** Oldest first; the route caps this at 10 items. */
   previous_messages?: PreviousMessage[] | null;
+  /** Who signs the answer. Without it the name under our last outbound message in the thread is used, if any. */
+  sender_name?: string | null;
 }
 
 export interface Suggestion {

@@ -57,10 +57,22 @@ describe('POST /v1/suggest', () => {
     expect(r.json.suggestion).toMatch(/3 December|December 3/);
   });
 
+  it("answers in the prospect's language, confirms the slot they proposed and signs with sender_name", async () => {
+    const t = await newTenant(env);
+    const r = await t.call('POST', '/v1/suggest', {
+      body: { reply_received: 'Können wir nächste Woche Dienstag um 14 Uhr telefonieren?', ...lead, lead_name: 'Markus Becker', sender_name: 'Sam Carter' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.strategy).toBe('confirm_meeting_time');
+    expect(r.json.suggestion).toMatch(/^Hallo Markus,/);
+    expect(r.json.suggestion).toContain('um 14:00');
+    expect(r.json.suggestion.endsWith('Viele Grüße\nSam Carter')).toBe(true);
+  });
+
   it('accepts null for optional fields (an integration tool sending unmapped fields)', async () => {
     const t = await newTenant(env);
     const r = await t.call('POST', '/v1/suggest', {
-      body: { reply_received: 'Interesting, tell me more', lead_name: null, lead_email: null, company: null, tone: null, previous_messages: null, campaign_context: null },
+      body: { reply_received: 'Interesting, tell me more', lead_name: null, lead_email: null, company: null, tone: null, previous_messages: null, campaign_context: null, sender_name: null },
     });
     expect(r.status).toBe(200);
     expect(r.json.medium).toBe('email');
@@ -77,6 +89,7 @@ describe('POST /v1/suggest', () => {
     ['a message without content', { reply_received: 'hi', previous_messages: [{ role: 'reply' }] }, /^previous_messages\.0\.content: /],
     ['an unknown field', { reply_received: 'hi', temperature: 2 }, /unknown field\(s\) temperature/],
     ['client_id not a uuid', { reply_received: 'hi', client_id: 'acme' }, /^client_id: /],
+    ['sender_name an email address', { reply_received: 'hi', sender_name: 'sam@agency.io' }, /^sender_name: a name, not an email address/],
   ])('400 validation_error naming the field: %s, and no credit spent', async (_, body, message) => {
     const t = await newTenant(env);
     const r = await t.call('POST', '/v1/suggest', { body });
