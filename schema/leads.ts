@@ -93,7 +93,12 @@ export const replies = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('replies_lead_idx').on(t.leadId, t.receivedAt), index('replies_org_status_idx').on(t.orgId, t.status)],
+  (t) => [
+    index('replies_lead_idx').on(t.leadId, t.receivedAt),
+    index('replies_org_status_idx').on(t.orgId, t.status),
+    // GET /v1/replies newest first, and the briefs' replies of a period.
+    index('replies_org_received_idx').on(t.orgId, t.receivedAt, t.id),
+  ],
 );
 
 // The conversation of a lead in time order: its replies, what we sent, campaign messages when known.

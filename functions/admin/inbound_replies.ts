@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { Group } from '../../lib/http/env';
 import { json, jsonBody } from '../../lib/http/openapi';
+import { ApiError } from '../../lib/errors';
+import { receivedAtProblem } from '../../lib/inbound/bounds';
 import { ingestReply } from '../../lib/ingest/ingest_reply';
 import { requireOrg } from '../../lib/orgs/admin';
 import { Reply } from '../leads/schema';
@@ -20,7 +22,11 @@ export function registerInboundReplies(app: Group) {
     const { db, clock, classify } = c.get('services');
     const orgId = c.req.valid('param').org_id;
     await requireOrg(db, orgId);
-    const { reply, leadId } = await ingestReply({ db, orgId, input: c.req.valid('json'), classify, now: clock.now() });
+    const input = c.req.valid('json');
+    const now = clock.now();
+    const future = receivedAtProblem(input.received_at, now);
+    if (future) throw new ApiError('validation_error', `received_at: ${future}`);
+    const { reply, leadId } = await ingestReply({ db, orgId, input, classify, now });
     return c.json({ reply, lead_id: leadId }, 201);
   });
 }

@@ -76,7 +76,8 @@ export const InboundReplyBody = z.strictObject({
   from_name: z.string().max(200).nullable().optional(),
   subject: z.string().max(1000).nullable().optional(),
   body: z.string().min(1).max(40_000),
-  received_at: z.iso.datetime({ offset: true }).optional(),
+  // At most 5 minutes ahead of the service's clock: checked by the handler, which has the clock.
+  received_at: z.iso.datetime({ offset: true }).optional().openapi({ description: 'when the prospect sent it; absent = now; at most 5 minutes in the future' }),
 });
 
 export const GenerateReportBody = z.strictObject({ brief_type: z.enum(['friday', 'monday']), client_id: z.uuid().nullable().optional() });

@@ -76,10 +76,22 @@ export const ListCrmLeadsQuery = z.object({
     .transform((v) => v === 'true')
     .optional()
     .openapi({ type: 'string', enum: ['true', 'false'] }),
-  updated_since: z.iso.datetime({ offset: true }).optional().openapi({ description: 'the start time of your previous sync run' }),
+  updated_since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "only leads with updated_at at or after it: pass the server_time of your previous sync run's first page" }),
 });
 
-export const CrmLeadPage = z.object({ leads: z.array(CrmLead), next_cursor: z.string().nullable(), has_more: z.boolean() }).openapi('CrmLeadPage');
+export const CrmLeadPage = z
+  .object({
+    leads: z.array(CrmLead),
+    next_cursor: z.string().nullable(),
+    has_more: z.boolean(),
+    server_time: z.string().openapi({
+      description: "the service's time when this page was read; every change the page does not show has updated_at at or after it. Store the first page's of a sync run and pass it as updated_since next run",
+    }),
+  })
+  .openapi('CrmLeadPage');
 
 export const UpdateCrmLeadBody = z
   .strictObject({

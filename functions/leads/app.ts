@@ -3,7 +3,7 @@ import { registerGetReply } from './get_reply';
 import { registerListLeads } from './list_leads';
 import { registerUpdateLead } from './update_lead';
 import { registerApproveReply } from './approve_reply';
-import { registerListReviewQueue } from './list_review_queue';
+import { registerListReplies } from './list_replies';
 import { registerRejectReply } from './reject_reply';
 import { registerSendReply } from './send_reply';
 import { registerSkipReply } from './skip_reply';
@@ -13,9 +13,10 @@ export const leadsGroup = newGroup();
 registerListLeads(leadsGroup);
 registerGetReply(leadsGroup);
 registerUpdateLead(leadsGroup);
-// Governed sending (core §3): send, the review queue, approve, reject, skip.
+// The reply list and (status=queued) the review queue of governed sending: one path, the scope follows the status.
+registerListReplies(leadsGroup);
+// Governed sending (core §3): send, approve, reject, skip.
 registerSendReply(leadsGroup);
-registerListReviewQueue(leadsGroup);
 registerApproveReply(leadsGroup);
 registerRejectReply(leadsGroup);
 registerSkipReply(leadsGroup);

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CLASSIFICATIONS } from '../../lib/classify/types';
 import { PaginationMeta, pageQuery } from '../../lib/http/openapi';
+import { REPLY_STATUSES } from '../../lib/leads/list_replies';
 
 export const Classification = z.enum(CLASSIFICATIONS);
 
@@ -38,6 +39,29 @@ export const Reply = z
   })
   .openapi('Reply');
 
+/** An item of `GET /v1/replies`: the Reply plus its lead, its campaign and what became of it. */
+export const ReplyListItem = Reply.extend({
+  lead_id: z.uuid(),
+  campaign_id: z.uuid(),
+  status: z.enum(REPLY_STATUSES).openapi({ description: '`unanswered`, `queued` (a draft waits for review), `sent` (answered) or `skipped`' }),
+  body: z.string().openapi({ description: "the prospect's own text, quoted thread stripped; GET /v1/replies/{id} has the message as received" }),
+}).openapi('ReplyListItem');
+
+export const ListRepliesQuery = z.object({
+  status: z
+    .enum(['unanswered', 'queued', 'in_review', 'sent', 'skipped'])
+    .optional()
+    .openapi({
+      description:
+        '`unanswered`, `sent` or `skipped` filter the reply list (scope leads.read; absent = every reply). `queued` (alias `in_review`) is the review queue: the pending drafts with the reply they answer, oldest first (scope replies.approve)',
+    }),
+  campaign_id: z.uuid().optional().openapi({ description: 'reply list only' }),
+  since: z.iso.datetime({ offset: true }).optional().openapi({ description: 'reply list only: replies received after this time' }),
+  ...pageQuery(50, 100),
+});
+
+export const ReplyListResponse = z.object({ replies: z.array(ReplyListItem), ...PaginationMeta }).openapi('ReplyList');
+
 export const ThreadEntry = z.object({ role: z.string(), content: z.string() }).openapi('ThreadEntry');
 
 /** A reply read on its own keeps the message as received: `body` is its text, `body_html` its HTML part (or null). */
@@ -50,7 +74,12 @@ export const GetReplyResponse = z.object({ reply: ReplyDetail, thread: z.array(T
 export const UpdateLeadBody = z
   .strictObject({
     classification: Classification.optional(),
-    notes: z.string().max(10_000).optional(),
+    notes: z
+      .string()
+      .max(10_000)
+      .refine((t) => t.trim().length > 0, { message: 'must not be empty (a note is added to the lead\'s notes, which are never replaced or cleared)' })
+      .optional()
+      .openapi({ description: "a note to add to the lead's notes (at = now, by = the key's name): the list the CRM API shows" }),
   })
   .refine((b) => b.classification !== undefined || b.notes !== undefined, { message: 'give classification and/or notes' })
   .openapi('UpdateLead');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { PaginationMeta, pageQuery } from '../../lib/http/openapi';
+import { PaginationMeta } from '../../lib/http/openapi';
 import { Reply } from './schema';
 
 // Request and response shapes of governed sending (core §3/§4, operator §4).
@@ -45,11 +45,6 @@ export const RejectedResponse = z
   .object({ status: z.literal('rejected'), reply_id: z.uuid(), suggestion_id: z.string(), approver: z.string(), reason: z.string() })
   .openapi('ReplyRejected');
 export const SkippedResponse = z.object({ status: z.literal('skipped'), reply_id: z.uuid(), reason: z.string() }).openapi('ReplySkipped');
-
-export const ReviewQueueQuery = z.object({
-  status: z.enum(['queued', 'in_review']).default('queued').openapi({ description: '`queued` (alias `in_review`): drafts waiting for review' }),
-  ...pageQuery(50, 100),
-});
 
 export const ReviewItem = z
   .object({

@@ -8,7 +8,7 @@ const route = keyRoute('leads.write', {
   method: 'patch',
   path: '/v1/leads/{id}',
   tags: ['leads'],
-  summary: "Update a lead's classification or notes, addressed by the id of one of its replies; emits lead.updated",
+  summary: "Update a lead's classification and/or add a note to its notes, addressed by the id of one of its replies; emits lead.updated",
   request: { params: UuidParam, body: jsonBody(UpdateLeadBody) },
   responses: { 200: json(UpdateLeadResponse), ...errors([404, 'not_found']) },
 });

@@ -8,7 +8,7 @@ const route = keyRoute('webhooks.manage', {
   method: 'get',
   path: '/v1/webhooks',
   tags: ['webhooks'],
-  summary: 'List webhooks with their delivery health (failure_count, disabled_reason, last_delivery_at, last_error); never the secret',
+  summary: 'List webhooks with their delivery health (failure_count, disabled_reason, last_delivery_at, last_attempt_at, last_error); never the secret',
   responses: { 200: json(ListWebhooksResponse), ...errors() },
 });
 

@@ -26,26 +26,31 @@ export const Webhook = z
     disabled_reason: z.string().nullable().openapi({ description: 'set when the webhook was disabled automatically' }),
     client_id: z.uuid().nullable().openapi({ description: "set when a client-locked key created it: it receives only that client's events" }),
     created_at: z.string(),
-    last_delivery_at: z.string().nullable(),
+    last_delivery_at: z.string().nullable().openapi({ description: 'the latest successful delivery (2xx answer), automatic or manual' }),
+    last_attempt_at: z.string().nullable().openapi({ description: 'the latest delivery attempt, successful or not' }),
     last_error: LastError.nullable().openapi({ description: 'the latest failed delivery' }),
   })
   .openapi('Webhook');
 
-export const CreateWebhookBody = z
-  .strictObject({
-    name: z.string().trim().min(1).max(100),
-    // Checked by the outbound URL policy (lib/net/ssrf.ts), whose refusals say exactly what is wrong.
-    url: z.string().trim().min(1).max(2048).openapi({ format: 'uri', description: 'https; plain http and private addresses only with ALLOW_PRIVATE_WEBHOOK_URLS=true' }),
-    events: z.array(z.enum(SUBSCRIBABLE_EVENTS)).min(1).max(SUBSCRIBABLE_EVENTS.length * 2),
-  })
-  .openapi('CreateWebhook');
+const WebhookName = z.string().trim().min(1).max(100);
+// Checked by the outbound URL policy (lib/net/ssrf.ts), whose refusals say exactly what is wrong.
+const WebhookUrl = z.string().trim().min(1).max(2048).openapi({ format: 'uri', description: 'https; plain http and private addresses only with ALLOW_PRIVATE_WEBHOOK_URLS=true' });
+const WebhookEvents = z.array(z.enum(SUBSCRIBABLE_EVENTS)).min(1).max(SUBSCRIBABLE_EVENTS.length * 2);
+
+export const CreateWebhookBody = z.strictObject({ name: WebhookName, url: WebhookUrl, events: WebhookEvents }).openapi('CreateWebhook');
 
 export const CreateWebhookResponse = z
   .object({ webhook: Webhook, secret: z.string().openapi({ description: 'whsec_…; shown only in this response' }) })
   .openapi('CreatedWebhook');
 
 export const UpdateWebhookBody = z
-  .strictObject({ is_active: z.boolean().openapi({ description: 'true re-enables: failure_count goes to 0, disabled_reason is cleared, the secret stays' }) })
+  .strictObject({
+    name: WebhookName.optional(),
+    url: WebhookUrl.optional().openapi({ description: 'checked like at creation; the secret stays, pending retries go to the new address' }),
+    events: WebhookEvents.optional().openapi({ description: 'replaces the subscribed kinds; events already dispatched are still delivered' }),
+    is_active: z.boolean().optional().openapi({ description: 'true re-enables: failure_count goes to 0, disabled_reason is cleared, the secret stays' }),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give name, url, events and/or is_active' })
   .openapi('UpdateWebhook');
 
 export const WebhookResponse = z.object({ webhook: Webhook });

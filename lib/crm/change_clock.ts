@@ -14,20 +14,28 @@
 //   a new statement, whose snapshot is taken after that. Granting the shared lock at time `q` means no writer holds
 //   it at `q`, so every writer that stamped before `q` has already committed: the page's snapshot contains every
 //   change stamped before `q`, and every change it does not contain is stamped after `q`.
-// A run starts (client clock) before its first page is read, so every change missing from a run is stamped after
-// the run's start, and the next run's `updated_since` (that start) returns it. Stamps are also monotonic per
-// organization (never below the latest stamp + 1 ms), so a later change never moves a lead's `updated_at` back.
-// The only assumption left is the client's clock: `updated_since` is widened by UPDATED_SINCE_SKEW_MS for clocks
-// running ahead of the database's. Writers of one organization serialise only from their stamp to their COMMIT
-// (callers stamp last, so that is a statement or two); a page of its feed waits at most that long before reading.
+// Each page also reports `server_time`: the database clock, read (truncated to milliseconds, like the stamps) while
+// that shared lock is held. A writer that stamps a change the page's snapshot does not contain took the lock after
+// the page released it, so it read the clock after `server_time` was read: its stamp is at or after `server_time`
+// (truncation keeps the order, and the monotonic step below only moves stamps up). So a client that stores the
+// `server_time` of its run's first page and passes it as `updated_since` next run (`updated_at >= updated_since`)
+// never misses a change, whatever its own clock says (pages read later have later `server_time`s, so the first
+// page's covers the whole run). Nothing is widened; what comes again is only what changed during the run (or in the
+// millisecond of `server_time`), and sync clients upsert by id. Stamps are monotonic per organization (never below the latest
+// stamp + 1 ms), so a later change never moves a lead's `updated_at` back. Writers of one organization serialise
+// only from their stamp to their COMMIT (callers stamp last, so that is a statement or two); a page of its feed
+// waits at most that long before reading.
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/types';
 
 /** First key of the two-int advisory lock: keeps these locks apart from any other use of advisory locks. */
 const CHANGE_LOCK_SPACE = 0x4352_4d01; // "CRM" + 1
 
-/** A client clock up to this far ahead of the database's still never misses a change (the overlap is returned again). */
-export const UPDATED_SINCE_SKEW_MS = 60_000;
+/**
+ * @deprecated `updated_since` is no longer widened: clients store the list's `server_time` instead of reading their
+ * own clock. 0, kept for the benchmark and the integration sync test until they move to `server_time`.
+ */
+export const UPDATED_SINCE_SKEW_MS = 0;
 
 const lockKey = (orgId: string) => sql`${CHANGE_LOCK_SPACE}::int, hashtext(${orgId}::text)`;
 
@@ -65,10 +73,17 @@ export async function stampLeadChange(tx: Db, orgId: string, leadIds: string[], 
  * Waits until every change stamped so far in the organization has committed (the reader half of the protocol
  * above): taking the shared lock waits out each writer between its stamp and its COMMIT. A statement started after
  * this returns sees every change stamped before the lock was granted; writers stamping later get later stamps.
- * The lock is released at once, so the page read that follows never holds writers up.
+ * Returns the database clock read while the lock was held (milliseconds): the page's `server_time`, at or before
+ * every stamp the page cannot see. The lock is released at once, so the page read that follows never holds
+ * writers up.
  */
-export async function awaitCommittedStamps(db: Db, orgId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock_shared(${lockKey(orgId)})`);
+export async function awaitCommittedStamps(db: Db, orgId: string): Promise<Date> {
+  return db.transaction(async (tx) => {
+    // The function scan takes the lock before the target list reads the clock: one statement, one round trip.
+    const [row] = await rows<{ at: Date | string }>(
+      tx,
+      sql`select date_trunc('milliseconds', clock_timestamp()) as at from pg_advisory_xact_lock_shared(${lockKey(orgId)}) as locked`,
+    );
+    return new Date(row.at);
   });
 }

@@ -11,9 +11,25 @@ const MAX_SUBJECT = 1000;
 const MAX_NAME = 200;
 const MAX_REFERENCES = 8000;
 
-/** One sentence per problem, each starting with the field, or an empty list. */
-export function boundsProblems(r: NormalizedInbound): string[] {
+/**
+ * How far ahead of our clock a reply's `received_at` may be: a sender's clock a little fast is tolerated; a reply
+ * from further in the future would sort above every real reply (lists, briefs, `since`) for as long as it lasts.
+ */
+export const RECEIVED_AT_MAX_AHEAD_MS = 5 * 60_000;
+
+/** What is wrong with a `received_at` (an ISO time already checked for format) at `now`, or null. No field prefix. */
+export function receivedAtProblem(receivedAt: string | null | undefined, now: Date): string | null {
+  if (!receivedAt) return null;
+  const at = Date.parse(receivedAt);
+  if (!(at > now.getTime() + RECEIVED_AT_MAX_AHEAD_MS)) return null;
+  return `more than ${RECEIVED_AT_MAX_AHEAD_MS / 60_000} minutes in the future (${new Date(at).toISOString()}; the service's time is ${now.toISOString()})`;
+}
+
+/** One sentence per problem, each starting with the field, or an empty list. `now` is the service's clock. */
+export function boundsProblems(r: NormalizedInbound, now: Date): string[] {
   const problems: string[] = [];
+  const future = receivedAtProblem(r.received_at, now);
+  if (future) problems.push(`received_at: ${future}`);
   const tooLong = (field: string, value: string | null | undefined, max: number) => {
     if (value && value.length > max) problems.push(`${field}: longer than ${max} characters`);
   };

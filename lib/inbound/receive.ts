@@ -57,10 +57,11 @@ export async function receiveDelivery(
   const parsed = adapterFor(source.provider).parse(parseBody(d.rawBody));
   if (parsed.kind === 'invalid') throw new ApiError('validation_error', parsed.problems.join('; '));
   if (parsed.kind === 'ignored') return answer({ ignored: true, reason: parsed.reason });
-  const problems = boundsProblems(parsed.reply);
+  const now = services.clock.now();
+  const problems = boundsProblems(parsed.reply, now);
   if (problems.length) throw new ApiError('validation_error', problems.join('; '));
 
-  const r = await ingestDelivery({ db: services.db, classify: services.classify, source, reply: parsed.reply, now: services.clock.now() });
+  const r = await ingestDelivery({ db: services.db, classify: services.classify, source, reply: parsed.reply, now });
   return answer({
     duplicate: r.duplicate,
     reason: r.duplicate ? 'this message was delivered before; nothing was stored again' : null,

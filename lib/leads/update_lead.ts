@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { leads } from '../../schema';
+import { crmNotes, leads } from '../../schema';
 import type { AuthContext } from '../auth/keys';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
@@ -11,27 +11,42 @@ import { findReplyForUpdate } from './find_reply';
 export type UpdateLeadInput = { classification?: string; notes?: string };
 
 /**
- * Changes a lead's classification and/or notes, addressed by one of its replies. The change, its Decision
- * Trail row and its `lead.updated` event commit together; a no-op change writes nothing.
+ * Changes a lead's classification and/or adds a note, addressed by one of its replies. A note is appended to the
+ * lead's notes list (the one the CRM API shows: `crm_notes`, at = now, by = the key's name); it never replaces an
+ * earlier note. The change, its Decision Trail row and its `lead.updated` event commit together; a request that
+ * changes nothing (the classification it already has, no note) writes nothing.
  */
 export async function updateLead({ db, auth, replyId, input, now }: { db: Db; auth: AuthContext; replyId: string; input: UpdateLeadInput; now: Date }) {
   return db.transaction(async (tx) => {
     const { lead, reply } = await findReplyForUpdate(tx, tenantOf(auth), replyId);
-    const changes: Partial<typeof leads.$inferInsert> = {};
-    if (input.classification !== undefined && input.classification !== lead.classification) changes.classification = input.classification;
-    if (input.notes !== undefined && input.notes !== lead.notes) changes.notes = input.notes;
-    if (Object.keys(changes).length === 0) {
+    const classification = input.classification !== undefined && input.classification !== lead.classification ? input.classification : undefined;
+    const note = input.notes;
+    if (classification === undefined && note === undefined) {
       return { updated: false, email: lead.email, classification: lead.classification, updated_at: lead.updatedAt.toISOString() };
     }
-    await tx.update(leads).set(changes).where(eq(leads.id, lead.id));
-    const changed = Object.keys(changes);
+    const changed: string[] = [];
+    if (classification !== undefined) {
+      await tx.update(leads).set({ classification }).where(eq(leads.id, lead.id));
+      changed.push('classification');
+    }
+    let noteId: string | null = null;
+    if (note !== undefined) {
+      [{ id: noteId }] = await tx.insert(crmNotes).values({ orgId: auth.orgId, leadId: lead.id, at: now, by: auth.keyName, text: note }).returning({ id: crmNotes.id });
+      changed.push('notes');
+    }
+    const current = classification ?? lead.classification;
     await recordDecision(tx, {
       orgId: auth.orgId,
       actor: auth.keyName,
       action: 'lead.updated',
       replyId: reply.id,
       leadId: lead.id,
-      detail: { changed, from: { classification: lead.classification }, to: { classification: changes.classification ?? lead.classification } },
+      detail: {
+        changed,
+        from: { classification: lead.classification },
+        to: { classification: current },
+        ...(noteId ? { note_id: noteId, note_chars: note!.length } : {}),
+      },
       at: now,
     });
     await emitEvent(tx, {
@@ -43,15 +58,14 @@ export async function updateLead({ db, auth, replyId, input, now }: { db: Db; au
         reply_id: reply.id,
         email: lead.email,
         campaign_id: lead.campaignId,
-        classification: changes.classification ?? lead.classification,
+        classification: current,
         previous_classification: lead.classification,
         changed,
       },
     });
-    const classification = changes.classification ?? lead.classification;
-    // Last: `updated_at` from the change clock (the CRM feed's guarantee). The legacy notes are the CRM view's
-    // first note, so changing them is a CRM change too (`crm_updated_at`, which `if_updated_at` checks).
-    const stamp = await stampLeadChange(tx, auth.orgId, [lead.id], { crm: changes.notes !== undefined });
-    return { updated: true, email: lead.email, classification, updated_at: stamp.toISOString() };
+    // Last: `updated_at` from the change clock (the CRM feed's guarantee). A note is part of the CRM view, so adding
+    // one is a CRM change too (`crm_updated_at`, which `if_updated_at` checks).
+    const stamp = await stampLeadChange(tx, auth.orgId, [lead.id], { crm: note !== undefined });
+    return { updated: true, email: lead.email, classification: current, updated_at: stamp.toISOString() };
   });
 }

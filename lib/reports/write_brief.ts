@@ -1,11 +1,18 @@
 import type { BriefType } from './generate_report';
 
+type Person = { email: string; name: string | null; campaign_name: string };
+
+/** Everything is the period's: replies received, answers sent, and per campaign the replies that came in. */
 export type BriefStats = {
   replies_total: number;
   replies_by_classification: Record<string, number>;
-  hot_leads: { email: string; name: string | null; campaign_name: string }[];
+  /** Hot leads whose latest reply came in during the period (newest first, at most 10). */
+  hot_leads: Person[];
+  /** Of those, the ones still to answer when the brief was written: not answered or skipped, not won or lost. */
+  follow_up: Person[];
   sends: number;
-  campaigns: { id: string; name: string; sent: number; replied: number; reply_rate: number }[];
+  /** Campaigns with replies in the period: replies, prospects who replied, and hot + warm replies among them. */
+  campaigns: { id: string; name: string; replies: number; replied: number; positive: number; positive_rate: number }[];
 };
 
 export type BriefPeriod = { start: Date; endExclusive: Date; startDate: string; endDate: string };
@@ -37,7 +44,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function writeBrief(type: BriefType, period: BriefPeriod, s: BriefStats) {
   const c = s.replies_by_classification;
   const positive = (c.hot ?? 0) + (c.warm ?? 0);
-  const best = s.campaigns.filter((x) => x.sent > 0).sort((a, b) => b.reply_rate - a.reply_rate)[0];
+  const best = s.campaigns.filter((x) => x.positive > 0).sort((a, b) => b.positive - a.positive || b.positive_rate - a.positive_rate)[0];
   const range = `${period.startDate} to ${period.endDate}`;
   const title = type === 'friday' ? `Friday recap: ${range}` : `Monday brief: week of ${period.startDate}`;
   const summary =
@@ -45,12 +52,14 @@ export function writeBrief(type: BriefType, period: BriefPeriod, s: BriefStats) 
       ? `No replies came in from ${range}. ${s.sends > 0 ? `${plural(s.sends, 'reply was', 'replies were')} sent.` : 'Nothing was sent.'} Check that campaigns are active and sending.`
       : `${plural(s.replies_total, 'reply', 'replies')} came in from ${range}: ${plural(c.hot ?? 0, 'hot lead')} and ${c.warm ?? 0} warm, ` +
         `${pct(positive / s.replies_total)} positive. ${plural(s.sends, 'answer')} went out.` +
-        (best ? ` Best campaign by reply rate: ${best.name} (${pct(best.reply_rate)}).` : '');
+        (best ? ` Most positive replies: ${best.name} (${best.positive} of ${best.replies}, ${pct(best.positive_rate)}).` : '');
   const bullets = [
     `Replies by classification: hot ${c.hot ?? 0}, warm ${c.warm ?? 0}, cold ${c.cold ?? 0}, not interested ${c.not_interested ?? 0}, out of office ${c.ooo ?? 0}.`,
-    ...s.hot_leads.slice(0, 5).map((h) => `Hot: ${h.name ? `${h.name} <${h.email}>` : h.email} (${h.campaign_name}) - follow up today.`),
+    ...s.follow_up.slice(0, 5).map((h) => `Hot: ${h.name ? `${h.name} <${h.email}>` : h.email} (${h.campaign_name}) - follow up today.`),
     `Sends in the period: ${s.sends}.`,
-    ...s.campaigns.slice(0, 5).map((x) => `${x.name}: ${x.replied} replied of ${x.sent} sent (${pct(x.reply_rate)}).`),
+    ...s.campaigns
+      .slice(0, 5)
+      .map((x) => `${x.name}: ${plural(x.replies, 'reply', 'replies')} from ${plural(x.replied, 'prospect')} in the period, ${x.positive} positive (${pct(x.positive_rate)}).`),
   ];
   if (type === 'monday' && (c.warm ?? 0) > 0) bullets.push(`This week: nurture the ${plural(c.warm ?? 0, 'warm reply', 'warm replies')} before they go cold.`);
   return { title, summary, bullets, targetRole: type === 'friday' ? 'agency_owner' : 'sdr_team' };

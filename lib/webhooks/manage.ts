@@ -1,4 +1,5 @@
-// Webhook endpoints: create (SSRF check, 10 per organization, one-time secret), list, get, enable/disable, delete.
+// Webhook endpoints: create (SSRF check, 10 per organization, one-time secret), list, get, update (name, url,
+// events, enable/disable), delete.
 // Tenant rule: an organization's keys see its webhooks; a client-locked key sees (and creates) only webhooks of
 // its client, which receive only that client's events. Anything else is a 404.
 import { and, asc, count, eq } from 'drizzle-orm';
@@ -64,14 +65,40 @@ export async function findWebhook(db: Db, auth: AuthContext, id: string) {
   return row;
 }
 
-/** `is_active: true` re-enables: the failure count goes back to 0 and the reason is cleared; the secret stays. */
-export async function setWebhookActive({ db, auth, id, isActive, now }: { db: Db; auth: AuthContext; id: string; isActive: boolean; now: Date }) {
-  return db.transaction(async (tx) => {
+export type UpdateWebhookInput = { name?: string; url?: string; events?: string[]; is_active?: boolean };
+
+const sameKinds = (a: readonly string[], b: readonly string[]) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify([...new Set(b)].sort());
+
+/**
+ * PATCH: rename, move (the new URL passes the same SSRF check as at creation), change the subscribed events, and
+ * enable/disable. `is_active: true` re-enables: the failure count goes back to 0 and the reason is cleared; the
+ * secret always stays. A new URL does not re-enable a disabled endpoint by itself. Deliveries already dispatched
+ * (and their retries) go to the URL the endpoint has when they are attempted.
+ */
+export async function updateWebhook({ services, auth, id, input, now }: { services: Deps; auth: AuthContext; id: string; input: UpdateWebhookInput; now: Date }) {
+  await findWebhook(services.db, auth, id); // another tenant's id is a 404 before anything is checked or resolved
+  if (input.url !== undefined) {
+    const checked = await checkWebhookUrl(services, input.url);
+    if (!checked.ok) throw new ApiError('validation_error', `url: ${checked.reason}`);
+  }
+  return services.db.transaction(async (tx) => {
     const where = and(eq(webhooks.id, id), tenantFilter(tenantOf(auth), webhooks.orgId, webhooks.clientId));
-    const changes = isActive ? { isActive: true, failureCount: 0, disabledReason: null } : { isActive: false };
-    const [row] = await tx.update(webhooks).set(changes).where(where).returning();
-    if (!row) throw notFound('webhook');
-    await recordDecision(tx, { orgId: auth.orgId, actor: auth.keyName, action: isActive ? 'webhook.enabled' : 'webhook.disabled', detail: { webhook_id: id }, at: now });
+    const [current] = await tx.select().from(webhooks).where(where).for('no key update');
+    if (!current) throw notFound('webhook');
+    const set: Partial<typeof webhooks.$inferInsert> = {};
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (input.name !== undefined && input.name !== current.name) changes.name = { from: current.name, to: (set.name = input.name) };
+    if (input.url !== undefined && input.url !== current.url) changes.url = { from: current.url, to: (set.url = input.url) };
+    if (input.events !== undefined && !sameKinds(input.events, current.events)) changes.events = { from: current.events, to: (set.events = [...new Set(input.events)]) };
+    if (input.is_active === true) Object.assign(set, { isActive: true, failureCount: 0, disabledReason: null });
+    if (input.is_active === false) set.isActive = false;
+    const [row] = Object.keys(set).length > 0 ? await tx.update(webhooks).set(set).where(eq(webhooks.id, id)).returning() : [current];
+    if (Object.keys(changes).length > 0) {
+      await recordDecision(tx, { orgId: auth.orgId, actor: auth.keyName, action: 'webhook.updated', detail: { webhook_id: id, changes }, at: now });
+    }
+    if (input.is_active !== undefined) {
+      await recordDecision(tx, { orgId: auth.orgId, actor: auth.keyName, action: input.is_active ? 'webhook.enabled' : 'webhook.disabled', detail: { webhook_id: id }, at: now });
+    }
     return webhookView(row);
   });
 }

@@ -1,7 +1,8 @@
 // What an integrator does by hand: send a signed test.ping, redeliver (replay) an event, read the attempt log.
-// Manual attempts are one synchronous try each; they show in the log and in last_delivery_at / last_error but
-// never move the failure count, which measures the automatic deliveries.
-import { and, count, desc, eq } from 'drizzle-orm';
+// Manual attempts are one synchronous try each; they show in the log and in last_delivery_at (a success) /
+// last_error (a failure), so in last_attempt_at, but never move the failure count, which measures the automatic
+// deliveries.
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { events, webhookAttempts, webhookDeliveries, webhooks } from '../../schema';
 import type { AuthContext } from '../auth/keys';
 import { randomToken } from '../crypto/secrets';
@@ -26,9 +27,18 @@ async function recordManual(db: Db, hook: Hook, delivery: { id: string }, trigge
   await db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({ deliveryId: delivery.id, webhookId: hook.id, attempt: 0, trigger, ok: r.ok, httpStatus: r.status, durationMs: r.durationMs, error: r.error, at });
     if (r.ok) await tx.update(webhookDeliveries).set({ status: 'succeeded', nextAttemptAt: null, updatedAt: at }).where(eq(webhookDeliveries.id, delivery.id));
+    // A success is the latest delivery, a failure the latest error (and either the latest attempt), never moving back.
+    const stamp = at.toISOString();
     await tx
       .update(webhooks)
-      .set(r.ok ? { lastDeliveryAt: at } : { lastDeliveryAt: at, lastError: lastErrorOf(r, at) })
+      .set(
+        r.ok
+          ? { lastDeliveryAt: sql`greatest(${webhooks.lastDeliveryAt}, ${stamp}::timestamptz)` }
+          : {
+              lastError: sql`case when ${webhooks.lastError} is null or (${webhooks.lastError} ->> 'at')::timestamptz <= ${stamp}::timestamptz
+                then ${JSON.stringify(lastErrorOf(r, at))}::jsonb else ${webhooks.lastError} end`,
+            },
+      )
       .where(eq(webhooks.id, hook.id));
   });
 }

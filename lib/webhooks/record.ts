@@ -72,20 +72,29 @@ function retryJobs(next: { id: string; orgId: string; status: string; at: Date |
   return [...byTime].flatMap(([t, list]) => deliverJobs(list, new Date(t)));
 }
 
-/** One statement for every endpoint of the batch; endpoints it disables get a Decision Trail row. */
+/**
+ * One statement for every endpoint of the batch; endpoints it disables get a Decision Trail row. An endpoint keeps
+ * the time of its latest successful attempt (`last_delivery_at`) and its latest failed one (`last_error.at`); the
+ * latest attempt (`last_attempt_at` in the view) is the later of the two. Neither moves back when batches that ran
+ * side by side record out of order.
+ */
 async function updateEndpoints(tx: Db, outcomes: AttemptOutcome[], now: Date) {
-  const byHook = new Map<string, { orgId: string; reset: boolean; tail: number; fails: number; lastError: LastError | null }>();
+  type Hook = { orgId: string; reset: boolean; tail: number; fails: number; lastError: LastError | null; deliveredAt: Date | null };
+  const byHook = new Map<string, Hook>();
   for (const { delivery, result, at } of outcomes) {
-    const h = byHook.get(delivery.webhookId) ?? { orgId: delivery.orgId, reset: false, tail: 0, fails: 0, lastError: null };
-    if (result.ok) Object.assign(h, { reset: true, tail: 0 });
-    else Object.assign(h, { tail: h.tail + 1, fails: h.fails + 1, lastError: lastErrorOf(result, at) });
+    const h = byHook.get(delivery.webhookId) ?? { orgId: delivery.orgId, reset: false, tail: 0, fails: 0, lastError: null, deliveredAt: null };
+    if (result.ok) Object.assign(h, { reset: true, tail: 0, deliveredAt: h.deliveredAt && h.deliveredAt > at ? h.deliveredAt : at });
+    else {
+      Object.assign(h, { tail: h.tail + 1, fails: h.fails + 1 });
+      if (!h.lastError || Date.parse(h.lastError.at) <= at.getTime()) h.lastError = lastErrorOf(result, at);
+    }
     byHook.set(delivery.webhookId, h);
   }
   if (byHook.size === 0) return;
   const values = sql.join(
     [...byHook].map(
       ([id, h]) =>
-        sql`(${id}::text, ${h.reset}::boolean, ${h.tail}::int, ${h.fails}::int, ${h.lastError ? JSON.stringify(h.lastError) : null}::jsonb, ${disabledReason(h.lastError)}::text)`,
+        sql`(${id}::text, ${h.reset}::boolean, ${h.tail}::int, ${h.fails}::int, ${h.lastError ? JSON.stringify(h.lastError) : null}::jsonb, ${disabledReason(h.lastError)}::text, ${h.deliveredAt?.toISOString() ?? null}::timestamptz)`,
     ),
     sql`, `,
   );
@@ -97,14 +106,17 @@ async function updateEndpoints(tx: Db, outcomes: AttemptOutcome[], now: Date) {
   const updated = await rows<{ id: string; org_id: string; failure_count: number; is_active: boolean; was_active: boolean }>(
     tx,
     sql`
-    with v(id, reset, tail, fails, last_error, reason) as (values ${values}),
+    with v(id, reset, tail, fails, last_error, reason, delivered_at) as (values ${values}),
     old as (select w.id, w.is_active from webhooks w where w.id in (select id from v) order by w.id for no key update)
     update webhooks w set
       failure_count = ${count},
       is_active = w.is_active and ${count} < ${AUTO_DISABLE_AFTER},
       disabled_reason = case when w.is_active and ${count} >= ${AUTO_DISABLE_AFTER} then v.reason else w.disabled_reason end,
-      last_delivery_at = ${now.toISOString()}::timestamptz,
-      last_error = coalesce(v.last_error, w.last_error)
+      last_delivery_at = greatest(w.last_delivery_at, v.delivered_at),
+      last_error = case
+        when v.last_error is null then w.last_error
+        when w.last_error is null or (v.last_error ->> 'at')::timestamptz >= (w.last_error ->> 'at')::timestamptz then v.last_error
+        else w.last_error end
     from v, old
     where w.id = v.id and old.id = w.id
     returning w.id, w.org_id, w.failure_count, w.is_active, old.is_active as was_active`,

@@ -14,8 +14,19 @@ export function webhookView(w: typeof webhooks.$inferSelect) {
     client_id: w.clientId,
     created_at: w.createdAt.toISOString(),
     last_delivery_at: w.lastDeliveryAt?.toISOString() ?? null,
+    last_attempt_at: lastAttemptAt(w),
     last_error: w.lastError ?? null,
   };
+}
+
+/**
+ * The latest attempt, successful or not. Every attempt either delivers (`last_delivery_at`: the latest successful
+ * one) or fails (`last_error.at`: the latest failed one), so the later of the two is the latest attempt; no column
+ * of its own, and unlike the attempt log it survives the 30-day history prune.
+ */
+function lastAttemptAt(w: typeof webhooks.$inferSelect): string | null {
+  const times = [w.lastDeliveryAt?.getTime(), w.lastError ? Date.parse(w.lastError.at) : undefined].filter((t): t is number => t !== undefined && !Number.isNaN(t));
+  return times.length ? new Date(Math.max(...times)).toISOString() : null;
 }
 export type WebhookView = ReturnType<typeof webhookView>;
 

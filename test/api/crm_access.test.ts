@@ -1,6 +1,8 @@
 // core §4/§5: the CRM API answers only client-locked keys holding crm.read / crm.write (never implied by *) on
 // organizations with the CRM feature; otherwise 403 feature_not_enabled (a missing scope: insufficient_scope).
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { newTenant } from '../helpers/tenant';
 import { crmTenant } from './crm_helpers';
@@ -28,10 +30,15 @@ describe('who may use the CRM API', () => {
     }
   });
 
-  it('a key not locked to a client: 403 feature_not_enabled', async () => {
+  it('a key not locked to a client: refused at creation (400), and one made before that rule is 403 feature_not_enabled', async () => {
     const t = await crmTenant(env);
-    const key = await t.addKey({ scopes: ['crm.read', 'crm.write'] });
-    const r = await t.call('GET', '/v1/crm/leads', { key });
+    const refused = await t.admin('POST', `/admin/v1/orgs/${t.org.id}/keys`, { name: 'org-wide crm', scopes: ['crm.read', 'crm.write'] });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toMatch(/^client_id: /);
+    // Such keys exist from before the rule: the CRM API still refuses them.
+    const { key: row, secret } = await t.addKeyRecord({ scopes: ['leads.read'] });
+    await env.services.db.update(apiKeys).set({ scopes: ['crm.read', 'crm.write'] }).where(eq(apiKeys.id, row.id));
+    const r = await t.call('GET', '/v1/crm/leads', { key: secret });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe('feature_not_enabled');
   });

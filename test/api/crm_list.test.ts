@@ -143,3 +143,65 @@ describe('updated_since (incremental sync)', () => {
     expect(Number(row.at) % 1000).toBe(0);
   });
 });
+
+describe('updated_since is exact, and server_time is the cut to store', () => {
+  const setUpdatedAt = (id: string, at: Date) => env.services.db.update(leads).set({ updatedAt: at }).where(eq(leads.id, id));
+
+  it('returns exactly the leads with updated_at at or after updated_since: nothing earlier, however close', async () => {
+    const t = await crmTenant(env);
+    const ids = await leadsOf(t, ['hot', 'warm', 'cold', 'hot']);
+    const cut = new Date(Date.now() - 3_600_000);
+    await setUpdatedAt(ids[0], new Date(cut.getTime() - 30_000)); // 30 s before: not a change after the cut
+    await setUpdatedAt(ids[1], new Date(cut.getTime() - 1));
+    await setUpdatedAt(ids[2], cut); // at the cut: included
+    await setUpdatedAt(ids[3], new Date(cut.getTime() + 1));
+    const got = await listAll(t, `updated_since=${encodeURIComponent(cut.toISOString())}`, { limit: 1 });
+    expect(got.leads.map((l) => l.id).sort()).toEqual([ids[2], ids[3]].sort());
+    // The same cut written with an offset is the same instant.
+    const offset = new Date(cut.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+    expect((await listAll(t, `updated_since=${encodeURIComponent(offset)}`)).leads.map((l) => l.id).sort()).toEqual([ids[2], ids[3]].sort());
+  });
+
+  it('every page carries server_time: the database time when it was read, later pages later', async () => {
+    const t = await crmTenant(env);
+    await leadsOf(t, ['hot', 'warm', 'cold']);
+    const before = Date.now();
+    const { pages } = await listAll(t, '', { limit: 2 });
+    const after = Date.now();
+    expect(pages).toHaveLength(2);
+    for (const p of pages) {
+      expect(p.server_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      // The database runs on this machine's clock (both tiers), so the page was read between these two readings.
+      expect(Date.parse(p.server_time)).toBeGreaterThanOrEqual(before - 1);
+      expect(Date.parse(p.server_time)).toBeLessThanOrEqual(after);
+    }
+    expect(Date.parse(pages[1].server_time)).toBeGreaterThanOrEqual(Date.parse(pages[0].server_time));
+    const doc = (await t.call('GET', '/openapi.json', { key: null })).json;
+    expect(doc.components.schemas.CrmLeadPage.required).toContain('server_time');
+  });
+
+  it("a sync that stores its first page's server_time (not its own clock) misses nothing and sees nothing old again", async () => {
+    const t = await crmTenant(env);
+    const ids = [...(await leadsOf(t, Array(6).fill('warm')))].sort();
+    await age(t);
+    // Run 1: everything, page by page; changes land while it runs, before and after the cursor.
+    let page = await t.crm('GET', '/v1/crm/leads?limit=2');
+    const stored = page.json.server_time;
+    const run1 = [...page.json.leads];
+    await t.crm('PATCH', `/v1/crm/leads/${ids[0]}`, { phase: 'discovery' }); // already returned in run 1
+    await t.crm('POST', `/v1/crm/leads/${ids[5]}/notes`, { text: 'still to come in run 1' });
+    const arrived = (await t.lead({ classification: 'hot' })).leadId;
+    while (page.json.has_more) {
+      page = await t.crm('GET', `/v1/crm/leads?limit=2&cursor=${encodeURIComponent(page.json.next_cursor)}`);
+      run1.push(...page.json.leads);
+    }
+    // Keyset paging by id: the lead that arrived mid-run is in run 1 only if its id sorts after the cursor.
+    expect(run1.map((l) => l.id).filter((id) => id !== arrived).sort()).toEqual(ids);
+    // server_time is the service's own time (a client clock running ahead would have stored a cut after these
+    // changes), so the next run from it returns each change made since run 1 began, and nothing else.
+    await t.crm('PATCH', `/v1/crm/leads/${ids[2]}`, { phase: 'proposal' }); // between the runs
+    const run2 = await listAll(t, `updated_since=${encodeURIComponent(stored)}`, { limit: 2 });
+    expect(run2.leads.map((l) => l.id).sort()).toEqual([ids[0], ids[2], ids[5], arrived].sort());
+    expect(run2.leads.find((l) => l.id === ids[0]).phase).toBe('discovery');
+  });
+});

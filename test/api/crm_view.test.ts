@@ -1,6 +1,8 @@
 // core §2 "CRM lead": the shape field for field, the stable id, name/company rules, notes order, thread_url,
 // and which timestamps move when.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leads } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { crmTenant } from './crm_helpers';
 
@@ -84,8 +86,9 @@ describe('the CRM lead', () => {
 
   it('lists notes from before the CRM API first, author legacy, then CRM notes in order with the key name', async () => {
     const t = await crmTenant(env, { crmKeyName: 'Pipedrive bridge' });
-    const { leadId, replyId } = await t.lead();
-    expect((await t.call('PATCH', `/v1/leads/${replyId}`, { body: { notes: 'Met at the fair in 2023' } })).status).toBe(200);
+    const { leadId } = await t.lead();
+    // The single notes field leads had before the CRM API (PATCH /v1/leads now appends CRM notes instead).
+    await env.services.db.update(leads).set({ notes: 'Met at the fair in 2023' }).where(eq(leads.id, leadId));
     expect((await t.crm('POST', `/v1/crm/leads/${leadId}/notes`, { text: 'First call done' })).status).toBe(201);
     env.clock.advance(1_000);
     const r = await t.crm('POST', `/v1/crm/leads/${leadId}/notes`, { text: 'Proposal sent' });

@@ -42,7 +42,7 @@ describe('GET /v1/replies?status=queued', () => {
 
   it('400 for another status or a limit out of range', async () => {
     const t = await newTenant(env);
-    for (const q of ['status=sent', 'status=queued&limit=101']) {
+    for (const q of ['status=answered', 'status=queued&limit=101']) {
       const r = await t.call('GET', `/v1/replies?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.json.error.code).toBe('validation_error');

@@ -1,11 +1,14 @@
 // Webhook endpoints: create (secret once, stored encrypted), list/get without the secret, validation, the limit of
-// 10 per organization, enable/disable, delete, and tenant isolation (404 for another org's or client's webhook).
+// 10 per organization, PATCH (name, url re-checked, events, enable/disable), delivery health (last_delivery_at is
+// the latest success, last_attempt_at the latest attempt), delete, and tenant isolation (404 for another org's or
+// client's webhook).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisions, webhooks } from '../../schema';
 import type { TestEnv } from '../helpers/harness';
 import { newTenant, type Tenant } from '../helpers/tenant';
-import { startWebhookEnv } from '../helpers/webhook_env';
+import { startReceiver } from '../helpers/receiver';
+import { drain, startWebhookEnv } from '../helpers/webhook_env';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -33,6 +36,7 @@ describe('POST /v1/webhooks', () => {
       client_id: null,
       created_at: expect.any(String),
       last_delivery_at: null,
+      last_attempt_at: null,
       last_error: null,
     });
     const [row] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, r.json.webhook.id));
@@ -119,8 +123,90 @@ describe('PATCH and DELETE /v1/webhooks/{id}', () => {
 
     const bad = await t.call('PATCH', `/v1/webhooks/${id}`, { body: { is_active: 'yes' } });
     expect(bad.status).toBe(400);
-    const extra = await t.call('PATCH', `/v1/webhooks/${id}`, { body: { is_active: true, url: 'https://evil.example.com' } });
+    const extra = await t.call('PATCH', `/v1/webhooks/${id}`, { body: { is_active: true, secret: 'whsec_mine' } });
     expect(extra.status).toBe(400);
+    expect(extra.json.error.message).toMatch(/secret/);
+  });
+
+  it('changes name, url and events (each alone or together); the secret and the health fields stay; the trail has both sides', async () => {
+    const t = await newTenant(env);
+    const created = (await create(t)).json;
+    const id = created.webhook.id;
+    const [before] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, id));
+
+    const renamed = await t.call('PATCH', `/v1/webhooks/${id}`, { body: { name: 'CRM bridge' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json.webhook).toEqual({ ...created.webhook, name: 'CRM bridge' });
+    const moved = await t.call('PATCH', `/v1/webhooks/${id}`, { body: { url: 'https://hooks.example.com/v2', events: ['lead.updated', 'lead.updated', 'assistant.suggested'] } });
+    expect(moved.status).toBe(200);
+    expect(moved.json.webhook).toEqual({ ...created.webhook, name: 'CRM bridge', url: 'https://hooks.example.com/v2', events: ['lead.updated', 'assistant.suggested'] });
+    expect((await t.call('GET', `/v1/webhooks/${id}`)).json.webhook).toEqual(moved.json.webhook);
+    const [after] = await env.services.db.select().from(webhooks).where(eq(webhooks.id, id));
+    expect(after.secretEnc).toBe(before.secretEnc);
+
+    const trail = (await env.services.db.select().from(decisions).where(eq(decisions.orgId, t.org.id))).filter((d) => d.action === 'webhook.updated');
+    expect(trail.map((d) => d.detail)).toEqual([
+      { webhook_id: id, changes: { name: { from: 'Hook 1', to: 'CRM bridge' } } },
+      {
+        webhook_id: id,
+        changes: {
+          url: { from: 'https://hooks.example.com/in/1', to: 'https://hooks.example.com/v2' },
+          events: { from: ['lead.replied', 'reply.sent'], to: ['lead.updated', 'assistant.suggested'] },
+        },
+      },
+    ]);
+    // The same values again change nothing and record nothing.
+    const same = await t.call('PATCH', `/v1/webhooks/${id}`, { body: { name: 'CRM bridge', events: ['assistant.suggested', 'lead.updated'] } });
+    expect(same.json.webhook).toEqual(moved.json.webhook);
+    expect((await env.services.db.select().from(decisions).where(eq(decisions.orgId, t.org.id))).filter((d) => d.action === 'webhook.updated')).toHaveLength(2);
+  });
+
+  it('validates name, url and events like create, and an empty body; a refused PATCH changes nothing', async () => {
+    const t = await newTenant(env);
+    const created = (await create(t)).json.webhook;
+    const cases: Array<[unknown, RegExp]> = [
+      [{}, /^body: give name, url, events and\/or is_active/],
+      [{ name: '  ' }, /^name/],
+      [{ url: 'not a url' }, /^url: not a valid URL/],
+      [{ url: 'ftp://a.example.com/x' }, /^url: scheme ftp: not allowed/],
+      [{ url: 'https://user:pw@hooks.example.com/x' }, /^url: URL must not contain credentials/],
+      [{ events: [] }, /^events/],
+      [{ events: ['test.ping'] }, /^events/],
+      [{ name: 'ok', events: ['reply.approved'] }, /^events/],
+    ];
+    for (const [b, message] of cases) {
+      const r = await t.call('PATCH', `/v1/webhooks/${created.id}`, { body: b });
+      expect(r.status, JSON.stringify(b)).toBe(400);
+      expect(r.json.error.code).toBe('validation_error');
+      expect(r.json.error.message, JSON.stringify(b)).toMatch(message);
+    }
+    expect((await t.call('GET', `/v1/webhooks/${created.id}`)).json.webhook).toEqual(created);
+  });
+
+  it('checks a new url against the SSRF policy again, as at creation', async () => {
+    const t = await newTenant(env);
+    const created = (await create(t)).json.webhook;
+    const { config } = env.services;
+    const resolveHost = env.services.resolveHost;
+    const dns: Record<string, string[]> = { 'hooks.example.com': ['93.184.216.34'], 'intranet.example.com': ['10.1.2.3'] };
+    config.ALLOW_PRIVATE_WEBHOOK_URLS = false;
+    env.services.resolveHost = async (host) => {
+      if (!dns[host]) throw new Error(`ENOTFOUND ${host}`);
+      return dns[host];
+    };
+    try {
+      for (const url of ['https://127.0.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://intranet.example.com/hook', 'https://localhost/hook', 'http://hooks.example.com/plain']) {
+        const r = await t.call('PATCH', `/v1/webhooks/${created.id}`, { body: { url, name: 'moved' } });
+        expect(r.status, url).toBe(400);
+        expect(r.json.error.message, url).toMatch(/^url: /);
+      }
+      expect((await t.call('GET', `/v1/webhooks/${created.id}`)).json.webhook).toEqual(created);
+      const ok = await t.call('PATCH', `/v1/webhooks/${created.id}`, { body: { url: 'https://hooks.example.com/moved' } });
+      expect([ok.status, ok.json.webhook.url]).toEqual([200, 'https://hooks.example.com/moved']);
+    } finally {
+      config.ALLOW_PRIVATE_WEBHOOK_URLS = true;
+      env.services.resolveHost = resolveHost;
+    }
   });
 
   it('deletes permanently: later reads, updates and deletes are 404', async () => {
@@ -136,6 +222,55 @@ describe('PATCH and DELETE /v1/webhooks/{id}', () => {
       const r = await t.call(method, path, { body: b });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.json.error.code).toBe('not_found');
+    }
+  });
+});
+
+describe('delivery health: last_delivery_at is the latest success, last_attempt_at the latest attempt', () => {
+  it('a failed attempt moves last_attempt_at and last_error only; a success moves last_delivery_at (automatic and manual)', async () => {
+    const t = await newTenant(env);
+    let status = 500;
+    const rx = await startReceiver(() => ({ status, body: status === 200 ? 'ok' : 'boom' }));
+    try {
+      const id = (await create(t, { name: 'n', url: rx.url, events: ['lead.replied'] })).json.webhook.id;
+      const hook = async () => (await t.call('GET', `/v1/webhooks/${id}`)).json.webhook;
+
+      await t.reply();
+      await drain(env);
+      expect(rx.hits).toHaveLength(1);
+      const failed = await hook();
+      expect(failed).toMatchObject({ failure_count: 1, last_delivery_at: null, last_error: { status: 500, body: 'boom' } });
+      expect(failed.last_attempt_at).toBe(failed.last_error.at);
+
+      status = 200;
+      env.clock.advance(61_000); // the first retry is due after 60 s
+      await drain(env);
+      expect(rx.hits).toHaveLength(2);
+      const delivered = await hook();
+      expect(delivered).toMatchObject({ failure_count: 0, last_error: failed.last_error });
+      expect(Date.parse(delivered.last_delivery_at)).toBeGreaterThan(Date.parse(failed.last_attempt_at));
+      expect(delivered.last_attempt_at).toBe(delivered.last_delivery_at);
+
+      // A manual test that fails: the latest attempt, but not a delivery.
+      status = 503;
+      env.clock.advance(1_000);
+      expect((await t.call('POST', `/v1/webhooks/${id}/test`)).json.delivered).toBe(false);
+      const tested = await hook();
+      expect(tested.last_delivery_at).toBe(delivered.last_delivery_at);
+      expect(tested.last_error).toMatchObject({ status: 503 });
+      expect(tested.last_attempt_at).toBe(tested.last_error.at);
+      expect(Date.parse(tested.last_attempt_at)).toBeGreaterThan(Date.parse(tested.last_delivery_at));
+
+      // And one that succeeds.
+      status = 200;
+      env.clock.advance(1_000);
+      expect((await t.call('POST', `/v1/webhooks/${id}/test`)).json.delivered).toBe(true);
+      const ok = await hook();
+      expect(Date.parse(ok.last_delivery_at)).toBeGreaterThan(Date.parse(tested.last_attempt_at));
+      expect(ok.last_attempt_at).toBe(ok.last_delivery_at);
+      expect(ok.last_error).toEqual(tested.last_error);
+    } finally {
+      await rx.close();
     }
   });
 });
