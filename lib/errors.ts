@@ -1,4 +1,4 @@
-// One error type and one envelope for every refusal: { error: { code, message } }.
+// One error type and one envelope for every refusal: { error: { code, message, details? } }.
 export const ERROR_STATUS = {
   validation_error: 400,
   unauthorized: 401,
@@ -38,12 +38,15 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** One problem of a refused request: where (`limit`, `previous_messages.3.role`, `body`) and what is wrong there. */
+export type ErrorDetail = { path: string; message: string };
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { retryAfter?: number; body?: Record<string, unknown> } = {},
+    readonly extra: { retryAfter?: number; body?: Record<string, unknown>; details?: ErrorDetail[] } = {},
   ) {
     super(message);
     this.status = ERROR_STATUS[code];
@@ -52,6 +55,6 @@ export class ApiError extends Error {
 
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
 
-export function envelope(code: string, message: string, body: Record<string, unknown> = {}) {
-  return { error: { code, message }, ...body };
+export function envelope(code: string, message: string, body: Record<string, unknown> = {}, details?: ErrorDetail[]) {
+  return { error: details ? { code, message, details } : { code, message }, ...body };
 }

@@ -8,7 +8,7 @@ import { CreateKeyBody, Key, OrgIdParam, UpdateKeyBody } from './schema';
 const create = adminRoute({
   method: 'post',
   path: '/admin/v1/orgs/{org_id}/keys',
-  summary: 'Create an API key; `secret` is the whole key and is shown only in this response',
+  summary: 'Create an API key; `secret` is the whole key and is shown only in this response. crm.* scopes need a client_id (400 otherwise)',
   request: { params: OrgIdParam, body: jsonBody(CreateKeyBody) },
   responses: { 201: json(z.object({ key: Key, secret: z.string() }), 'Created') },
 });
@@ -16,7 +16,7 @@ const create = adminRoute({
 const update = adminRoute({
   method: 'patch',
   path: '/admin/v1/keys/{key_id}',
-  summary: 'Grant an autonomy level, change scopes, or revoke a key (visible to the API within 30 s)',
+  summary: 'Grant an autonomy level, change scopes, or revoke a key (the API sees it on the next request of the key); crm.* scopes only for a client-locked key',
   request: { params: z.object({ key_id: z.uuid() }), body: jsonBody(UpdateKeyBody) },
   responses: { 200: json(z.object({ key: Key })) },
 });
@@ -27,9 +27,9 @@ export function registerKeys(app: Group) {
     return c.json(await createKey(db, c.req.valid('param').org_id, c.req.valid('json'), clock.now()), 201);
   });
   app.openapi(update, async (c) => {
-    const { db, clock, keyCache } = c.get('services');
-    const key = await updateKey(db, c.req.valid('param').key_id, c.req.valid('json'), clock.now());
-    keyCache.clear(); // this process sees the change at once; other isolates within the 30 s cache lifetime
+    const services = c.get('services');
+    // Passing the services: this process sees the change at once, every other one on the key's next request.
+    const key = await updateKey(services.db, c.req.valid('param').key_id, c.req.valid('json'), services.clock.now(), services);
     return c.json({ key }, 200);
   });
 }

@@ -24,7 +24,7 @@ const update = adminRoute({
 export function registerOrgs(app: Group) {
   app.openapi(create, async (c) => c.json({ org: await createOrg(c.get('services').db, c.req.valid('json')) }, 201));
   app.openapi(update, async (c) => {
-    const { db, clock } = c.get('services');
-    return c.json({ org: await updateOrg(db, c.req.valid('param').org_id, c.req.valid('json'), clock.now()) }, 200);
+    const services = c.get('services');
+    return c.json({ org: await updateOrg(services.db, c.req.valid('param').org_id, c.req.valid('json'), services.clock.now(), services) }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { resolveApiKey } from '../auth/keys';
-import { hasScope, type Scope } from '../auth/scopes';
+import { loadApiKey, orgStamp, resolveApiKey } from '../auth/keys';
+import { scopeRefusal, type Scope } from '../auth/scopes';
 import { ApiError } from '../errors';
 import { errorText } from '../log';
 import type { LimitCheck, LimitResult } from '../limits/port';
@@ -11,26 +11,33 @@ const IP_LIMIT = { name: 'ip', limit: 120, windowSec: 60 } as const;
 const retryAfter = (r: LimitResult, now: number) => Math.max(1, Math.ceil((r.reset - now) / 1000));
 
 /**
- * Authenticates `X-Service-Key` and counts the per-IP and per-key limits in one call to the limits port.
+ * Authenticates `X-Service-Key` and counts the per-IP and per-key limits in one call to the limits port, which
+ * also reads the organization's key stamp: when an admin change moved it past the stamp the cached key was
+ * resolved under, the key is read again (features switched, scopes changed, revoked) before anything else runs.
  * Unauthenticated requests count against their IP too (core §8).
  */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { db, keyCache, limits, clock } = c.get('services');
+    const { db, keyCache, clock } = c.get('services');
     const presented = c.req.header('x-service-key');
     const now = clock.now().getTime();
-    const auth = presented ? await resolveApiKey(db, keyCache, presented, now) : null;
+    const resolved = presented ? await resolveApiKey(db, keyCache, presented, now) : null;
+    let auth = resolved?.auth ?? null;
     const checks: LimitCheck[] = [{ ...IP_LIMIT, id: c.get('clientIp') }];
     if (auth) checks.push({ name: 'key', id: auth.keyId, limit: auth.rateLimitPerMinute, windowSec: 60 });
-    const counted = await checkFailingOpen(c, checks);
+    const counted = await checkFailingOpen(c, checks, auth?.orgId);
     if (!counted) {
       // Redis is unreachable: the general request limits fail open (the API stays up); sends, cooldowns,
-      // credits and CRM writes keep failing closed in their own verbs.
+      // credits and CRM writes keep failing closed in their own verbs. Cached keys live their 30 s.
       if (!auth) throw new ApiError('unauthorized', presented ? 'invalid or revoked API key' : 'missing X-Service-Key header');
       c.set('auth', auth);
       return next();
     }
-    const [ip, key] = counted;
+    if (resolved && counted.stamp !== undefined) {
+      keyCache.noteStamp(resolved.auth.orgId, counted.stamp);
+      if (resolved.stamp !== counted.stamp) auth = (await loadApiKey(db, keyCache, resolved.hash, now, counted.stamp))?.auth ?? null;
+    }
+    const [ip, key] = counted.results;
     if (key) {
       c.header('X-RateLimit-Limit', String(key.limit));
       c.header('X-RateLimit-Remaining', String(key.remaining));
@@ -44,11 +51,14 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** The general request limits, or null when the limits store cannot be reached (logged, never fatal). */
-async function checkFailingOpen(c: Context<AppEnv>, checks: LimitCheck[]): Promise<LimitResult[] | null> {
+/**
+ * The general request limits (and, for a known organization, its key stamp in the same round trip), or null
+ * when the limits store cannot be reached (logged, never fatal).
+ */
+async function checkFailingOpen(c: Context<AppEnv>, checks: LimitCheck[], orgId?: string): Promise<{ results: LimitResult[]; stamp?: string } | null> {
   const { limits, log } = c.get('services');
   try {
-    return await limits.check(checks);
+    return orgId ? await limits.checkAndReadStamp(checks, orgStamp(orgId)) : { results: await limits.check(checks) };
   } catch (err) {
     log.warn('request limits unavailable; failing open', { requestId: c.get('requestId'), error: errorText(err) });
     return null;
@@ -61,7 +71,7 @@ export function limitByIp(): MiddlewareHandler<AppEnv> {
     const { clock } = c.get('services');
     const counted = await checkFailingOpen(c, [{ ...IP_LIMIT, id: c.get('clientIp') }]);
     if (!counted) return next();
-    const [ip] = counted;
+    const [ip] = counted.results;
     if (!ip.success) {
       throw new ApiError('ip_rate_limit_exceeded', 'too many requests from this address', { retryAfter: retryAfter(ip, clock.now().getTime()) });
     }
@@ -71,7 +81,12 @@ export function limitByIp(): MiddlewareHandler<AppEnv> {
 
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!hasScope(c.get('auth'), scope)) throw new ApiError('insufficient_scope', `this key lacks the ${scope} scope`);
+    const refusal = scopeRefusal(c.get('auth'), scope);
+    if (refusal === 'read_only') {
+      // Same code as a missing scope (clients already handle it); the message says which fix applies.
+      throw new ApiError('insufficient_scope', `this key is read-only: it may not use the ${scope} scope, which changes data`);
+    }
+    if (refusal) throw new ApiError('insufficient_scope', `this key lacks the ${scope} scope`);
     await next();
   };
 }

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuthContext } from '../auth/keys';
 import type { Services } from '../services';
-import { validationError } from './validation';
+import { refuseRepeatedQuery, validationError } from './validation';
 
 export type AppEnv = {
   Bindings: Record<string, unknown>;
@@ -11,8 +11,9 @@ export type AppEnv = {
 /** A resource group: its routes only. The platform adds auth, limits and the error envelope around it. */
 export function newGroup() {
   return new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error, result.target);
+    defaultHook: (result, c) => {
+      if (!result.success) throw validationError(result.error, result.target, (result as { data?: unknown }).data);
+      if (result.target === 'query') refuseRepeatedQuery(c, result.data);
     },
   });
 }

@@ -19,7 +19,7 @@ const HTTP_CODES: Record<number, ApiError['code']> = {
 export function handleError(err: Error, c: Context<AppEnv>) {
   if (err instanceof ApiError) {
     if (err.extra.retryAfter !== undefined) c.header('Retry-After', String(err.extra.retryAfter));
-    return c.json(envelope(err.code, err.message, err.extra.body), err.status as ContentfulStatusCode);
+    return c.json(envelope(err.code, err.message, err.extra.body, err.extra.details), err.status as ContentfulStatusCode);
   }
   if (err instanceof HTTPException && HTTP_CODES[err.status]) {
     const code = HTTP_CODES[err.status];

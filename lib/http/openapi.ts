@@ -1,9 +1,36 @@
 import { z } from '@hono/zod-openapi';
 
 // Shared OpenAPI pieces: the error envelope, offset pagination, and response helpers for route files.
+export const ErrorDetail = z
+  .object({
+    path: z.string().openapi({ description: 'where: a query or path parameter, a body field (`previous_messages.3.role`) or `body`' }),
+    message: z.string(),
+  })
+  .openapi('ErrorDetail');
+
 export const ErrorSchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string() }) })
-  .openapi('Error');
+  .object({
+    error: z.object({
+      code: z.string().openapi({ description: 'stable machine-readable code, e.g. `validation_error`, `insufficient_scope`' }),
+      message: z.string().openapi({ description: 'for a validation_error it starts with the first problem\'s path: `limit: …`' }),
+      details: z
+        .array(ErrorDetail)
+        .optional()
+        .openapi({ description: 'validation_error from request validation: every problem (at most 50), the first being the one the message names' }),
+    }),
+  })
+  .openapi('Error', {
+    example: {
+      error: {
+        code: 'validation_error',
+        message: 'classification: Invalid option: expected one of "hot"|"warm"|"cold"|"not_interested"|"ooo"',
+        details: [
+          { path: 'classification', message: 'Invalid option: expected one of "hot"|"warm"|"cold"|"not_interested"|"ooo"' },
+          { path: 'limit', message: 'Too big: expected number to be <=100' },
+        ],
+      },
+    },
+  });
 
 export const PaginationMeta = {
   count: z.number().int(),

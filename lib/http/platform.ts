@@ -7,7 +7,10 @@ import { timeout } from 'hono/timeout';
 import { ApiError, envelope } from '../errors';
 import { dispatchAfterWrites } from '../webhooks/after_write';
 import type { Services } from '../services';
+import { allowedMethods } from './allowed_methods';
 import { authenticate, limitByIp } from './auth';
+import { SCALAR_PATH, scalarScript } from './docs_assets';
+import { withExamples } from './examples';
 import { renderDocsPage } from './docs_page';
 import type { AppEnv, Group } from './env';
 import { handleError } from './errors';
@@ -19,6 +22,18 @@ export const MAX_INBOUND_BODY_BYTES = 1024 * 1024;
 /** Sending tools' reply webhooks: authenticated by their source secret (functions/inbound), not by an API key. */
 const isInboundPath = (path: string) => path.startsWith('/v1/inbound/');
 export const REQUEST_TIME_LIMIT_MS = 30_000;
+
+const API_TITLE = 'Reply Intelligence Service';
+/** The reference's introduction (Markdown, shown first on /docs). */
+const API_DESCRIPTION = [
+  'Core REST API, admin API and CRM API.',
+  '',
+  '**Authentication.** Send your key in `X-Service-Key: svc_live_…` (`GET /v1/me` shows what it may do). The admin API takes `Authorization: Bearer <ADMIN_TOKEN>`.',
+  '',
+  '**Errors.** Every refusal is `{ "error": { "code", "message" } }`; a `validation_error` also lists each problem in `error.details` (`[{ path, message }]`). A wrong method on a known path is 405 `method_not_allowed` with an `Allow` header.',
+  '',
+  '**Limits.** 100 requests per minute per key by default (`X-RateLimit-*` headers) and 120 per minute per address; a 429 carries `Retry-After`.',
+].join('\n');
 
 export type PlatformOptions = {
   groups: Group[];
@@ -37,21 +52,45 @@ export type PlatformOptions = {
 export function createPlatform(opts: PlatformOptions) {
   const app = new OpenAPIHono<AppEnv>();
   app.onError(handleError);
-  app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
+  // A known path asked with a method it does not have is a 405 naming the ones it has (RFC 9110 §15.5.6), in
+  // every Worker and the Node server alike: the route table is the app's own, read once on first use.
+  let methodsOf: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    methodsOf ??= allowedMethods(app.routes);
+    const allowed = methodsOf(c.req.path);
+    if (allowed.length === 0 || allowed.includes(c.req.method)) return c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`), 404);
+    c.header('Allow', allowed.join(', '));
+    return c.json(envelope('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}`), 405);
+  });
 
   app.use('*', requestId({ headerName: 'X-Request-Id' }));
-  // Every answer, errors included: HSTS, nosniff, no framing, no referrer, and a CSP that allows nothing but the
-  // inline style of /docs. API answers carry tenant data and, once, new keys and secrets: no cache may keep them.
-  app.use(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
-      xFrameOptions: 'DENY',
-    }),
-  );
+  // Every answer, errors included: HSTS, nosniff, no framing, no referrer, and a CSP that allows nothing; the /docs
+  // page alone may run scripts, styles and requests of its own origin (the Scalar UI, /openapi.json, tried calls).
+  // API answers carry tenant data and, once, new keys and secrets: no cache may keep them.
+  const locked = ["'none'"];
+  const apiHeaders = secureHeaders({
+    contentSecurityPolicy: { defaultSrc: locked, frameAncestors: locked, baseUri: locked, formAction: locked },
+    xFrameOptions: 'DENY',
+  });
+  const docsHeaders = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: locked,
+      scriptSrc: ["'self'"],
+      // Scalar injects its stylesheet as a <style> element and styles elements inline.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      connectSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'", 'data:'],
+      frameAncestors: locked,
+      baseUri: locked,
+      formAction: locked,
+    },
+    xFrameOptions: 'DENY',
+  });
+  app.use('*', (c, next) => (c.req.path === '/docs' ? docsHeaders(c, next) : apiHeaders(c, next)));
   app.use('*', async (c, next) => {
     await next();
-    if (c.req.path !== '/healthz' && c.req.path !== '/openapi.json' && c.req.path !== '/docs') c.header('Cache-Control', 'no-store');
+    if (c.req.path !== '/healthz' && c.req.path !== '/openapi.json' && c.req.path !== '/docs' && c.req.path !== SCALAR_PATH) c.header('Cache-Control', 'no-store');
   });
   app.use('*', async (c, next) => {
     const { services, dispose } = await opts.services(c);
@@ -103,6 +142,7 @@ export function createPlatform(opts: PlatformOptions) {
   app.use('/admin/*', limitByIp());
   app.use('/openapi.json', limitByIp());
   app.use('/docs', limitByIp());
+  app.use('/docs/*', limitByIp());
 
   for (const group of opts.groups) app.route('/', group);
 
@@ -111,12 +151,18 @@ export function createPlatform(opts: PlatformOptions) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'InboundSecret', { type: 'apiKey', in: 'header', name: 'x-inbound-secret' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'InboundBearer', { type: 'http', scheme: 'bearer' });
   const document = () =>
-    app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'Reply Intelligence Service', version: '1.0.0', description: 'Core REST API, admin API and CRM API.' },
-    });
+    withExamples(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: API_TITLE, version: '1.0.0', description: API_DESCRIPTION },
+      }),
+    );
   let cached: ReturnType<typeof document> | undefined;
   app.get('/openapi.json', (c) => c.json((cached ??= document())));
-  app.get('/docs', (c) => c.html(renderDocsPage((cached ??= document()) as never)));
+  app.get('/docs', (c) => c.html(renderDocsPage(API_TITLE)));
+  // The UI's script, versioned in the page's URL to it: a browser or CDN keeps it for a year.
+  app.get(SCALAR_PATH, async (c) =>
+    c.body(await scalarScript(), 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }),
+  );
   return app;
 }

@@ -25,12 +25,23 @@ export function createMemoryLimits(clock: Clock): Limits {
     return { success: w.count <= c.limit, limit: c.limit, remaining: Math.max(0, c.limit - w.count), reset: w.reset };
   };
 
+  const stamps = new Map<string, number>();
+  const count = (checks: LimitCheck[]) => {
+    const now = clock.now().getTime();
+    sweep(now);
+    return checks.map((c) => hit(c, now));
+  };
+
   return {
     kind: 'memory',
     async check(checks) {
-      const now = clock.now().getTime();
-      sweep(now);
-      return checks.map((c) => hit(c, now));
+      return count(checks);
+    },
+    async checkAndReadStamp(checks, stamp) {
+      return { results: count(checks), stamp: String(stamps.get(stamp) ?? 0) };
+    },
+    async bumpStamp(stamp) {
+      stamps.set(stamp, (stamps.get(stamp) ?? 0) + 1);
     },
     async claimCooldown(key, ttlSec) {
       const now = clock.now().getTime();

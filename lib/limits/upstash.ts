@@ -1,8 +1,10 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
-import type { LimitResult, Limits } from './port';
+import type { LimitCheck, LimitResult, Limits } from './port';
 
-// Production limits: @upstash/ratelimit sliding windows and SET NX EX cooldowns in Upstash Redis.
+const READ_STAMP = "return redis.call('GET', KEYS[1])";
+
+// Production limits: @upstash/ratelimit sliding windows, SET NX EX cooldowns and INCR version stamps in Upstash Redis.
 // Auto-pipelining batches the checks of one request (key + IP) into a single REST round trip.
 export function createUpstashLimits(opts: { url: string; token: string; prefix?: string }): Limits & { redis: Redis } {
   // Two quick retries, not the client's default five with long backoff: when Redis is down, request limits fail
@@ -35,16 +37,29 @@ export function createUpstashLimits(opts: { url: string; token: string; prefix?:
     return rl;
   };
 
+  const count = (checks: LimitCheck[]) =>
+    checks.map(async (c): Promise<LimitResult> => {
+      const r = await limiter(c.name, c.limit, c.windowSec).limit(c.id);
+      return { success: r.success, limit: r.limit, remaining: Math.max(0, r.remaining), reset: r.reset };
+    });
+  const stampKey = (stamp: string) => `${prefix}:stamp:${stamp}`;
+
   return {
     kind: 'upstash',
     redis,
     async check(checks) {
-      return Promise.all(
-        checks.map(async (c): Promise<LimitResult> => {
-          const r = await limiter(c.name, c.limit, c.windowSec).limit(c.id);
-          return { success: r.success, limit: r.limit, remaining: Math.max(0, r.remaining), reset: r.reset };
-        }),
-      );
+      return Promise.all(count(checks));
+    },
+    async checkAndReadStamp(checks, stamp) {
+      const counted = count(checks);
+      // Issued in the same tick as the limiters' scripts, so auto-pipelining sends it in their HTTP request. Not a
+      // GET: the client batches read commands in a pipeline of their own, which would be a second round trip.
+      const read = redis.eval<[], string | number | null>(READ_STAMP, [stampKey(stamp)], []);
+      const [results, value] = await Promise.all([Promise.all(counted), read]);
+      return { results, stamp: String(value ?? 0) };
+    },
+    async bumpStamp(stamp) {
+      await redis.incr(stampKey(stamp));
     },
     async claimCooldown(key, ttlSec) {
       const k = `${prefix}:cooldown:${key}`;

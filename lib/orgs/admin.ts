@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { apiKeys, campaigns, clients, organizations } from '../../schema';
 import type { OrgFeatures, PortalPermissions } from '../../schema';
-import { generateApiKey, hashApiKey, type KeyPrefix } from '../auth/keys';
+import { generateApiKey, hashApiKey, keysChanged, type KeyDirectory, type KeyPrefix } from '../auth/keys';
 import { campaignView } from '../campaigns/list_campaigns';
 import { isUniqueViolation, rows, type Db } from '../db/types';
 import { stampLeadChange } from '../crm/change_clock';
@@ -56,8 +56,9 @@ export function changesBetween<T extends Record<string, unknown>>(before: T, aft
   return out;
 }
 
-export async function updateOrg(db: Db, orgId: string, input: { features?: Partial<OrgFeatures>; demo?: boolean; name?: string }, now = new Date()) {
-  return db.transaction(async (tx) => {
+/** `keys`: after the commit, the organization's existing keys see the change on their next request (features). */
+export async function updateOrg(db: Db, orgId: string, input: { features?: Partial<OrgFeatures>; demo?: boolean; name?: string }, now = new Date(), keys?: KeyDirectory) {
+  const view = await db.transaction(async (tx) => {
     const [org] = await tx.select().from(organizations).where(eq(organizations.id, orgId)).for('no key update');
     if (!org) throw notFound('organization');
     const [updated] = await tx
@@ -70,6 +71,8 @@ export async function updateOrg(db: Db, orgId: string, input: { features?: Parti
     if (Object.keys(changes).length > 0) await recordDecision(tx, { orgId, actor: 'admin', action: 'org.updated', detail: { changes }, at: now });
     return orgView(updated);
   });
+  await keysChanged(keys, orgId);
+  return view;
 }
 
 export async function createClient(db: Db, orgId: string, input: { name: string; portal?: Partial<PortalPermissions> }) {
@@ -199,9 +202,15 @@ export type KeyInput = {
   read_only?: boolean;
 };
 
+/** core §4/§5: crm.read / crm.write serve client-locked keys only, so a grant to any other key is refused. */
+function requireClientForCrmScopes(scopes: string[] | undefined, clientId: string | null | undefined) {
+  if (scopes?.some((s) => s.startsWith('crm.')) && !clientId) throw new ApiError('validation_error', 'client_id: crm scopes need a client-locked key');
+}
+
 /** Creates a key; the secret is returned once and only its hash is stored. The trail records the key's grant. */
 export async function createKey(db: Db, orgId: string, input: KeyInput, now = new Date()) {
   await requireOrg(db, orgId);
+  requireClientForCrmScopes(input.scopes, input.client_id);
   if (input.client_id) await requireClientOf(db, orgId, input.client_id);
   const prefix = input.prefix ?? 'live';
   const secret = generateApiKey(prefix);
@@ -234,10 +243,14 @@ async function insertKey(db: Db, orgId: string, input: KeyInput, prefix: KeyPref
 }
 
 /** Autonomy, scopes and revocation govern what a key may send: each change is a Decision Trail row. */
-export async function updateKey(db: Db, keyId: string, input: { autonomy_level?: number; scopes?: string[]; revoked?: boolean }, now: Date) {
-  return db.transaction(async (tx) => {
+/** `keys`: after the commit, the key's next request anywhere sees the change (revocation included). */
+export async function updateKey(db: Db, keyId: string, input: { autonomy_level?: number; scopes?: string[]; revoked?: boolean }, now: Date, keys?: KeyDirectory) {
+  let orgId: string | undefined;
+  const view = await db.transaction(async (tx) => {
     const [key] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId)).for('no key update');
     if (!key) throw notFound('key');
+    orgId = key.orgId;
+    requireClientForCrmScopes(input.scopes, key.clientId);
     const revokedAt = input.revoked === undefined ? key.revokedAt : input.revoked ? key.revokedAt ?? now : null;
     const [updated] = await tx
       .update(apiKeys)
@@ -251,6 +264,8 @@ export async function updateKey(db: Db, keyId: string, input: { autonomy_level?:
     }
     return keyView(updated);
   });
+  if (orgId) await keysChanged(keys, orgId);
+  return view;
 }
 
 /** Locks the matching leads (so stamping cannot deadlock with a writer) and stamps them as changed. */

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { newTenant } from '../helpers/tenant';
+import { briefPeriod } from '../../lib/reports/write_brief';
+import { crmTenant } from './crm_helpers';
+import { keyAt } from './send_helpers';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -97,6 +100,61 @@ describe('reports', () => {
   });
 });
 
+describe('briefs reflect the current state and the period', () => {
+  const HOT = 'Yes! Can we book a call Thursday?';
+
+  it('"follow up today" names only hot leads still waiting: not answered, skipped, won or lost', async () => {
+    const t = await crmTenant(env);
+    const sender = await keyAt(t, 2);
+    const lead = async (email: string) => (await t.reply({ from_email: email, from_name: null, body: HOT })).reply;
+    const waiting = await lead('waiting@lead.com');
+    const answered = await lead('answered@lead.com');
+    const skipped = await lead('skipped@lead.com');
+    const won = await lead('won@lead.com');
+    const lost = await lead('lost@lead.com');
+    const again = await lead('again@lead.com');
+    for (const r of [answered, again]) expect((await t.call('POST', `/v1/replies/${r.id}/send`, { key: sender, body: { body: 'Thursday works.' } })).status).toBe(200);
+    expect((await t.call('POST', `/v1/replies/${skipped.id}/skip`, { body: { reason: 'answered by phone' } })).status).toBe(200);
+    const leadOf = async (r: { id: string }) => (await t.call('GET', `/v1/replies?limit=100`)).json.replies.find((x: any) => x.id === r.id).lead_id;
+    expect((await t.crm('PATCH', `/v1/crm/leads/${await leadOf(won)}`, { phase: 'won' })).status).toBe(200);
+    expect((await t.crm('PATCH', `/v1/crm/leads/${await leadOf(lost)}`, { phase: 'lost' })).status).toBe(200);
+    env.clock.advance(60_000);
+    const wroteAgain = await t.reply({ from_email: 'again@lead.com', body: HOT }); // answered, then wrote again
+    expect(wroteAgain.reply.classification).toBe('hot');
+
+    const report = (await t.admin('POST', `/admin/v1/orgs/${t.org.id}/reports/generate`, { brief_type: 'friday' })).json.report;
+    expect(report.stats_snapshot.follow_up.map((h: any) => h.email).sort()).toEqual(['again@lead.com', 'waiting@lead.com']);
+    // hot_leads still lists every hot lead of the period.
+    expect(report.stats_snapshot.hot_leads).toHaveLength(6);
+    const followUps = report.summary_bullets.filter((b: string) => b.includes('follow up today'));
+    expect(followUps).toHaveLength(2);
+    for (const email of ['answered', 'skipped', 'won', 'lost']) expect(report.summary_bullets.join('\n')).not.toContain(`${email}@lead.com`);
+  });
+
+  it("the monday brief's campaign figures and rates are the period's, not the campaign's lifetime", async () => {
+    const t = await newTenant(env);
+    const period = briefPeriod('monday', env.clock.now());
+    const day = (n: number) => new Date(period.start.getTime() + n * 86_400_000 + 10 * 3_600_000).toISOString();
+    // Before the period: three positive replies that must not count.
+    for (let i = 0; i < 3; i++) await t.reply({ body: HOT, received_at: day(-3 - i) });
+    // In the period: one hot, one warm, one not interested (two prospects: the first replies twice).
+    await t.reply({ from_email: 'pat@lead.com', body: 'Not now, maybe next quarter.', received_at: day(1) });
+    await t.reply({ from_email: 'pat@lead.com', body: HOT, received_at: day(2) });
+    await t.reply({ from_email: 'kim@lead.com', body: 'Unsubscribe me please.', received_at: day(3) });
+    // After the period (today): not this brief's either.
+    await t.reply({ body: HOT });
+
+    const report = (await t.admin('POST', `/admin/v1/orgs/${t.org.id}/reports/generate`, { brief_type: 'monday' })).json.report;
+    expect(report.stats_snapshot.replies_total).toBe(3);
+    expect(report.stats_snapshot.campaigns).toEqual([{ id: t.campaign.id, name: 'Campaign A', replies: 3, replied: 2, positive: 2, positive_rate: 0.6667 }]);
+    const text = [report.executive_summary, ...report.summary_bullets].join('\n');
+    expect(text).toContain('Campaign A: 3 replies from 2 prospects in the period, 2 positive (66.7%).');
+    expect(text).toContain('66.7% positive');
+    // No lifetime figure (the campaign has 200 sent and 6 prospects who ever replied) appears in the brief.
+    expect(text).not.toMatch(/200|of 6|3\.0%/);
+  });
+});
+
 describe('GET /v1/me', () => {
   it('describes the key to any valid key', async () => {
     const t = await newTenant(env);
@@ -104,7 +162,7 @@ describe('GET /v1/me', () => {
     const r = await t.call('GET', '/v1/me', { key: secret });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
-      key: { id: key.id, name: 'agent', prefix: 'live', scopes: ['leads.read'], client_id: null, autonomy_level: 2 },
+      key: { id: key.id, name: 'agent', prefix: 'live', scopes: ['leads.read'], client_id: null, autonomy_level: 2, read_only: false },
       organization: { id: t.org.id, name: t.org.name },
       rate_limit_per_minute: 30,
       daily_credit_limit: 50,
