@@ -251,7 +251,13 @@ async function openChromium() {
         chrome.kill();
         await exited; // chromium writes its profile until it is gone
       }
-      rmSync(profile, { recursive: true, force: true });
+      // Its helper processes can still write for a moment after the main one exits: retry, and never fail the test
+      // over a temporary folder.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch {
+        /* left in the OS temp dir */
+      }
     },
   };
 }
