@@ -1,5 +1,8 @@
-import type { LockedReply } from '../sending/send_now';
+import type { findReplyForUpdate } from '../leads/find_reply';
 import type { OutgoingMessage } from './port';
+
+/** A reply with its lead and campaign, as the send path holds it under its row lock. */
+type LockedReply = Awaited<ReturnType<typeof findReplyForUpdate>>;
 
 /** "Re: " once: a subject that already starts with a reply prefix (Re:, RE:, AW:, SV:, …) keeps it. */
 export function replySubject(subject: string | null): string | null {
