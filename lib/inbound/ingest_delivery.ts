@@ -57,7 +57,8 @@ export async function ingestDelivery({ db, classify, source, reply, now }: { db:
     };
   });
   // The reply is stored; a failure to note the time must not turn the answer into a 500 (the tool would retry).
-  await noteReceived(db, source.id, now).catch(() => undefined);
+  // The source row read by the authentication says whether the minute-old stamp needs a write at all.
+  if (!source.lastReceivedAt || now.getTime() - source.lastReceivedAt.getTime() > 60_000) await noteReceived(db, source.id, now).catch(() => undefined);
   return result;
 }
 

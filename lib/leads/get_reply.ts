@@ -15,6 +15,19 @@ export type ReplyView = {
   received_at: string;
 };
 
+/** The Reply of a stored row in lists (the queue, the reply list): the prospect's own text, quoted thread stripped. */
+export function listedReplyView(reply: { id: string; fromEmail: string; fromName: string | null; bodyStripped: string; classification: string | null; receivedAt: Date }, campaignName: string): ReplyView {
+  return {
+    id: reply.id,
+    from_email: reply.fromEmail,
+    from_name: reply.fromName,
+    campaign_name: campaignName,
+    body: reply.bodyStripped,
+    classification: reply.classification as Classification | null,
+    received_at: reply.receivedAt.toISOString(),
+  };
+}
+
 type Row = {
   id: string;
   from_email: string;

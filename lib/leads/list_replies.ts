@@ -1,6 +1,6 @@
+import { listedReplyView } from './get_reply';
 import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
 import { campaigns, replies } from '../../schema';
-import type { Classification } from '../classify/types';
 import type { Db } from '../db/types';
 import type { Tenant } from '../tenancy';
 import type { ReplyView } from './get_reply';
@@ -44,16 +44,10 @@ export async function listReplies({ db, tenant, input }: { db: Db; tenant: Tenan
     db.select({ total: count() }).from(replies).innerJoin(campaigns, eq(campaigns.id, replies.campaignId)).where(filter),
   ]);
   const items: ReplyListItem[] = page.map(({ reply, campaignName }) => ({
-    id: reply.id,
+    ...listedReplyView(reply, campaignName),
     lead_id: reply.leadId,
     campaign_id: reply.campaignId,
     status: reply.status,
-    from_email: reply.fromEmail,
-    from_name: reply.fromName,
-    campaign_name: campaignName,
-    body: reply.bodyStripped,
-    classification: reply.classification as Classification | null,
-    received_at: reply.receivedAt.toISOString(),
   }));
   return { items, total: Number(total) };
 }

@@ -1,6 +1,6 @@
+import { listedReplyView } from '../leads/get_reply';
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import { apiKeys, campaigns, drafts, replies } from '../../schema';
-import type { Classification } from '../classify/types';
 import type { Db } from '../db/types';
 import type { ReplyView } from '../leads/get_reply';
 import type { Tenant } from '../tenancy';
@@ -48,15 +48,7 @@ export async function listReviewQueue({ db, tenant, limit, offset }: { db: Db; t
     queued_at: draft.queuedAt.toISOString(),
     reason: draft.reason,
     queued_by: queuedBy,
-    reply: {
-      id: reply.id,
-      from_email: reply.fromEmail,
-      from_name: reply.fromName,
-      campaign_name: campaignName,
-      body: reply.bodyStripped,
-      classification: reply.classification as Classification | null,
-      received_at: reply.receivedAt.toISOString(),
-    },
+    reply: listedReplyView(reply, campaignName),
   }));
   return { items, total: Number(total) };
 }
