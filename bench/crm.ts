@@ -169,6 +169,8 @@ try {
     rateLimitPerMinute: 100,
     dailyCreditLimit: 100,
     readOnly: false,
+    kind: 'api' as const,
+    orgDemo: false,
   });
   for (const [i, { id }] of visibleIds.entries()) {
     const auth = authOf(keys[i % 2]); // 60 CRM writes per minute per key: two keys carry the 100 changes

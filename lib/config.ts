@@ -32,6 +32,11 @@ const ConfigSchema = z.object({
   QSTASH_CURRENT_SIGNING_KEY: z.string().optional(),
   QSTASH_NEXT_SIGNING_KEY: z.string().optional(),
   PUBLIC_BASE_URL: z.string().optional(),
+  // Browser origins allowed to call the tool server (comma list); any other Origin gets 403 (DNS rebinding).
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim().replace(/\/$/, '')).filter(Boolean)),
   PORTAL_URL: z.string().optional(),
   ADMIN_TOKEN: z.string().optional(),
   ENCRYPTION_KEY: z.string().optional(),
@@ -41,6 +46,8 @@ const ConfigSchema = z.object({
   ALLOW_PRIVATE_WEBHOOK_URLS: bool,
   TRUST_PROXY: bool,
   AI_PROVIDER: z.string().optional(),
+  // `sim`: the service runs on a clock stored in the database that only POST /admin/v1/sim/clock moves.
+  CLOCK: z.enum(['wall', 'sim']).default('wall'),
   AI_MODEL: z.string().optional(),
   AI_API_KEY: z.string().optional(),
   AI_BASE_URL: z.string().optional(),

@@ -4,6 +4,22 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   insufficient_scope: 403,
   feature_not_enabled: 403,
+  // The tool server's DNS-rebinding guard (agency-operator.md §1).
+  forbidden_host: 403,
+  forbidden_origin: 403,
+  // The agency gate (agency-operator.md §2, §4).
+  studio_not_enabled: 403,
+  read_only_key: 403,
+  demo_org: 403,
+  client_limit_reached: 403,
+  not_paying: 403,
+  insufficient_credits: 402,
+  // Two-step confirm (agency-operator.md §3).
+  confirm_token_invalid: 400,
+  confirm_token_expired: 410,
+  confirm_token_used: 409,
+  preview_stale: 409,
+  studio_paused: 423,
   not_found: 404,
   method_not_allowed: 405,
   already_sent: 409,

@@ -5,3 +5,4 @@ export * from './webhooks';
 export * from './ai';
 export * from './inbound';
 export * from './suppressions';
+export * from './agency';

@@ -9,11 +9,25 @@ export type PortalPermissions = {
   show_not_interested: boolean;
 };
 
+/** A client's reply playbook: how replies to its prospects are answered. */
+export type Playbook = { instructions: string; tone: string | null; signature: string | null; rules: string[] };
+
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
   features: jsonb('features').$type<OrgFeatures>().notNull(),
   demo: boolean('demo').notNull().default(false),
+  // The agency account (agency-operator.md §5): the plan's client limit, the credit balance paid tools spend,
+  // whether it pays, its timezone (plan steps run at 08:00 there), the push gate and the Studio pause switch.
+  clientLimit: integer('client_limit').notNull().default(10),
+  credits: integer('credits').notNull().default(1000),
+  paying: boolean('paying').notNull().default(false),
+  timezone: text('timezone').notNull().default('UTC'),
+  pushGateOpen: boolean('push_gate_open').notNull().default(false),
+  studioPaused: boolean('studio_paused').notNull().default(false),
+  // The agency's own notes for its assistant (get_agency_docs / update_agency_docs).
+  agencyDocs: text('agency_docs').notNull().default(''),
+  agencyDocsUpdatedAt: timestamp('agency_docs_updated_at', { withTimezone: true, mode: 'date' }),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
@@ -24,7 +38,15 @@ export const clients = pgTable(
     orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     portal: jsonb('portal').$type<PortalPermissions>().notNull(),
+    // The reply playbook in force (null until the first update_playbook) and its version; older versions stay in
+    // playbook_versions.
+    playbook: jsonb('playbook').$type<Playbook>(),
+    playbookVersion: integer('playbook_version').notNull().default(0),
+    autoWrite: boolean('auto_write').notNull().default(false),
+    autoProtect: boolean('auto_protect').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // Moves on every change of the client's own fields: update_client's if_updated_at compares against it.
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('clients_org_idx').on(t.orgId)],
 );
@@ -37,6 +59,8 @@ export const apiKeys = pgTable(
     clientId: uuid('client_id').references(() => clients.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     prefix: text('prefix').$type<'live' | 'partner'>().notNull(),
+    // `agency`: an agency tool server key (agency-operator.md §5), organization-wide, agency.* plus allowed opt-ins.
+    kind: text('kind').$type<'api' | 'agency'>().notNull().default('api'),
     // Only the SHA-256 of the whole key is stored; the key itself is shown once at creation.
     keyHash: text('key_hash').notNull(),
     keyHint: text('key_hint').notNull(),

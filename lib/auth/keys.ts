@@ -22,6 +22,10 @@ export type AuthContext = {
   rateLimitPerMinute: number;
   dailyCreditLimit: number;
   readOnly: boolean;
+  /** `agency`: an agency tool server key (agency-operator.md §5). */
+  kind: 'api' | 'agency';
+  /** A demo organization: agency write tools answer demo_org. */
+  orgDemo: boolean;
 };
 
 export function generateApiKey(prefix: KeyPrefix): string {
@@ -105,7 +109,7 @@ export async function resolveApiKey(db: Db, cache: KeyCache, presented: string, 
 export async function loadApiKey(db: Db, cache: KeyCache, hash: string, now: number, stamp?: string): Promise<ResolvedKey | null> {
   const mark = cache.mark();
   const [row] = await db
-    .select({ key: apiKeys, org: { name: organizations.name, features: organizations.features } })
+    .select({ key: apiKeys, org: { name: organizations.name, features: organizations.features, demo: organizations.demo } })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
     .where(eq(apiKeys.keyHash, hash))
@@ -124,6 +128,8 @@ export async function loadApiKey(db: Db, cache: KeyCache, hash: string, now: num
     rateLimitPerMinute: row.key.rateLimitPerMinute,
     dailyCreditLimit: row.key.dailyCreditLimit,
     readOnly: row.key.readOnly,
+    kind: row.key.kind,
+    orgDemo: row.org.demo,
   };
   const tag = stamp ?? cache.stampBefore(auth.orgId, mark);
   cache.set(hash, auth, now, tag);

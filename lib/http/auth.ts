@@ -19,7 +19,7 @@ const retryAfter = (r: LimitResult, now: number) => Math.max(1, Math.ceil((r.res
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { db, keyCache, clock } = c.get('services');
-    const presented = c.req.header('x-service-key');
+    const presented = presentedKey(c);
     const now = clock.now().getTime();
     const resolved = presented ? await resolveApiKey(db, keyCache, presented, now) : null;
     let auth = resolved?.auth ?? null;
@@ -29,7 +29,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     if (!counted) {
       // Redis is unreachable: the general request limits fail open (the API stays up); sends, cooldowns,
       // credits and CRM writes keep failing closed in their own verbs. Cached keys live their 30 s.
-      if (!auth) throw new ApiError('unauthorized', presented ? 'invalid or revoked API key' : 'missing X-Service-Key header');
+      if (!auth) throw unauthorized(c, presented);
       c.set('auth', auth);
       return next();
     }
@@ -44,11 +44,24 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       c.header('X-RateLimit-Reset', String(Math.ceil(key.reset / 1000)));
     }
     if (!ip.success) throw new ApiError('ip_rate_limit_exceeded', 'too many requests from this address', { retryAfter: retryAfter(ip, now) });
-    if (!auth) throw new ApiError('unauthorized', presented ? 'invalid or revoked API key' : 'missing X-Service-Key header');
+    if (!auth) throw unauthorized(c, presented);
     if (key && !key.success) throw new ApiError('rate_limit_exceeded', `rate limit of ${key.limit} requests per minute exceeded`, { retryAfter: retryAfter(key, now) });
     c.set('auth', auth);
     await next();
   };
+}
+
+/**
+ * The key a request presents: `X-Service-Key`, or on the agency API and the tool server also
+ * `Authorization: Bearer <key>` (core §5.4, agency-operator.md §1). Elsewhere a Bearer header is not a key.
+ */
+export function presentedKey(c: Context<AppEnv>): string | undefined {
+  const header = c.req.header('x-service-key');
+  if (header) return header;
+  const path = c.req.path;
+  if (!(path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/v1/agency/'))) return undefined;
+  const auth = c.req.header('authorization') ?? '';
+  return /^Bearer\s+\S/i.test(auth) ? auth.replace(/^Bearer\s+/i, '').trim() : undefined;
 }
 
 /**
@@ -63,6 +76,14 @@ async function checkFailingOpen(c: Context<AppEnv>, checks: LimitCheck[], orgId?
     log.warn('request limits unavailable; failing open', { requestId: c.get('requestId'), error: errorText(err) });
     return null;
   }
+}
+
+/** 401; the key-taking paths that accept Bearer say so in `WWW-Authenticate` (RFC 6750, MCP authorization). */
+function unauthorized(c: Context<AppEnv>, presented: string | undefined) {
+  const bearerPath = c.req.path === '/mcp' || c.req.path.startsWith('/mcp/') || c.req.path.startsWith('/v1/agency/');
+  if (bearerPath) c.header('WWW-Authenticate', 'Bearer');
+  const missing = bearerPath ? 'missing key: send X-Service-Key or Authorization: Bearer' : 'missing X-Service-Key header';
+  return new ApiError('unauthorized', presented ? 'invalid or revoked API key' : missing);
 }
 
 /** Counts only the per-IP limit (admin and documentation routes). */

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, envelope } from '../errors';
-import { errorText } from '../log';
+import { errorText, type Logger } from '../log';
 import type { AppEnv } from './env';
 
 const HTTP_CODES: Record<number, ApiError['code']> = {
@@ -21,6 +21,24 @@ export function handleError(err: Error, c: Context<AppEnv>) {
     if (err.extra.retryAfter !== undefined) c.header('Retry-After', String(err.extra.retryAfter));
     return c.json(envelope(err.code, err.message, err.extra.body, err.extra.details), err.status as ContentfulStatusCode);
   }
+  const answer = unexpectedAnswer(err, c.get('requestId') ?? 'unknown', c.req.path, c.get('services')?.log);
+  return c.json(answer.body, answer.status as ContentfulStatusCode);
+}
+
+/**
+ * A failure as the status and envelope the caller gets, for faces that answer outside Hono's error handler (a
+ * tool call answers an error result inside a 200 JSON-RPC response).
+ */
+export function errorAnswer(err: unknown, requestId: string, path: string, log?: Logger): { status: number; code: string; message: string; body: Record<string, unknown> } {
+  if (err instanceof ApiError) {
+    const body = envelope(err.code, err.message, err.extra.body, err.extra.details);
+    return { status: err.status, code: err.code, message: err.message, body };
+  }
+  const a = unexpectedAnswer(err as Error, requestId, path, log);
+  return { ...a, code: a.body.error.code, message: a.body.error.message };
+}
+
+function unexpectedAnswer(err: Error, requestId: string, path: string, log?: Logger): { status: number; body: { error: { code: string; message: string } } } {
   if (err instanceof HTTPException && HTTP_CODES[err.status]) {
     const code = HTTP_CODES[err.status];
     const message =
@@ -29,17 +47,15 @@ export function handleError(err: Error, c: Context<AppEnv>) {
         : err.status === 415
           ? 'body: Content-Type must be application/json'
           : err.message || code;
-    return c.json(envelope(code, message), err.status as ContentfulStatusCode);
+    return { status: err.status, body: envelope(code, message) };
   }
-  const requestId = c.get('requestId') ?? 'unknown';
-  const services = c.get('services');
-  const fields = { requestId, path: c.req.path, error: err?.name, detail: errorText(err) };
-  if (services) services.log.error('unhandled error', fields);
+  const fields = { requestId, path, error: err?.name, detail: errorText(err) };
+  if (log) log.error('unhandled error', fields);
   else console.error(JSON.stringify({ level: 'error', msg: 'unhandled error', ...fields }));
   if (isUnavailable(err)) {
-    return c.json(envelope('service_unavailable', `a backing service is unavailable; retry later (request ${requestId})`), 503);
+    return { status: 503, body: envelope('service_unavailable', `a backing service is unavailable; retry later (request ${requestId})`) };
   }
-  return c.json(envelope('internal_error', `unexpected error (request ${requestId})`), 500);
+  return { status: 500, body: envelope('internal_error', `unexpected error (request ${requestId})`) };
 }
 
 // Connection-level failures of the database or Redis are a 503 the client may retry, not a 500.

@@ -15,12 +15,16 @@ import { renderDocsPage } from './docs_page';
 import type { AppEnv, Group } from './env';
 import { handleError } from './errors';
 import { rejectNulCharacters } from './nul_guard';
+import { mcpTransportGuard } from '../mcp/guard';
 
 export const MAX_BODY_BYTES = 50 * 1024;
 /** Sending tools post whole HTML mails with their quoted history: the inbound webhook takes up to 1 MB. */
 export const MAX_INBOUND_BODY_BYTES = 1024 * 1024;
 /** Sending tools' reply webhooks: authenticated by their source secret (functions/inbound), not by an API key. */
 const isInboundPath = (path: string) => path.startsWith('/v1/inbound/');
+/** The agency tool server: a tool call may carry a whole lead import (agency-operator.md §1: 2 MB). */
+export const MAX_MCP_BODY_BYTES = 2 * 1024 * 1024;
+const isMcpPath = (path: string) => path === '/mcp' || path.startsWith('/mcp/');
 export const REQUEST_TIME_LIMIT_MS = 30_000;
 
 const API_TITLE = 'Reply Intelligence Service';
@@ -132,13 +136,17 @@ export function createPlatform(opts: PlatformOptions) {
     });
   const apiBodyLimit = limitBody(MAX_BODY_BYTES);
   const inboundBodyLimit = limitBody(MAX_INBOUND_BODY_BYTES);
-  app.use('*', (c, next) => (isInboundPath(c.req.path) ? inboundBodyLimit(c, next) : apiBodyLimit(c, next)));
+  const mcpBodyLimit = limitBody(MAX_MCP_BODY_BYTES);
+  app.use('*', (c, next) => (isInboundPath(c.req.path) ? inboundBodyLimit(c, next) : isMcpPath(c.req.path) ? mcpBodyLimit(c, next) : apiBodyLimit(c, next)));
 
   app.use('*', rejectNulCharacters());
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   const keyAuth = authenticate();
   app.use('/v1/*', (c, next) => (isInboundPath(c.req.path) ? next() : keyAuth(c, next)));
+  // The tool server's transport rules come before the key: a rebinding page gets 403 whatever it sends.
+  app.use('/mcp', mcpTransportGuard(), keyAuth);
+  app.use('/mcp/*', mcpTransportGuard(), keyAuth);
   app.use('/admin/*', limitByIp());
   app.use('/openapi.json', limitByIp());
   app.use('/docs', limitByIp());

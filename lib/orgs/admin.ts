@@ -25,6 +25,7 @@ export const keyView = (k: typeof apiKeys.$inferSelect) => ({
   rate_limit_per_minute: k.rateLimitPerMinute,
   daily_credit_limit: k.dailyCreditLimit,
   read_only: k.readOnly,
+  kind: k.kind,
   revoked: k.revokedAt !== null,
   created_at: k.createdAt.toISOString(),
 });
@@ -200,7 +201,31 @@ export type KeyInput = {
   rate_limit_per_minute?: number;
   daily_credit_limit?: number;
   read_only?: boolean;
+  /** `agency`: an agency tool server key (agency-operator.md §5). */
+  kind?: 'api' | 'agency';
 };
+
+/** What an agency key may opt into besides agency.read and agency.write, which it always has. */
+export const AGENCY_OPT_INS = ['replies.send', 'replies.approve', 'leads.read', 'reports.read', 'campaigns.read', 'agency.plans.approve'] as const;
+
+/**
+ * agency-operator.md §5: an agency key is organization-wide and holds agency.read + agency.write plus only the
+ * allowed opt-ins (never `*`); agency scopes are for agency keys only. Returns the scopes to store.
+ */
+function scopesForKind(input: KeyInput): string[] {
+  const scopes = input.scopes ?? (input.kind === 'agency' ? [] : ['*']);
+  if (input.kind !== 'agency') {
+    const agency = scopes.filter((s) => s.startsWith('agency.'));
+    if (agency.length) throw new ApiError('validation_error', `scopes: ${agency.join(', ')} belong to agency keys (kind: "agency")`);
+    return scopes;
+  }
+  if (input.client_id) throw new ApiError('validation_error', 'client_id: an agency key is organization-wide and cannot be locked to a client');
+  const refused = scopes.filter((s) => s !== 'agency.read' && s !== 'agency.write' && !(AGENCY_OPT_INS as readonly string[]).includes(s));
+  if (refused.length) {
+    throw new ApiError('validation_error', `scopes: an agency key may add only ${AGENCY_OPT_INS.join(', ')} (not ${refused.join(', ')})`);
+  }
+  return ['agency.read', 'agency.write', ...AGENCY_OPT_INS.filter((s) => scopes.includes(s))];
+}
 
 /** core §4/§5: crm.read / crm.write serve client-locked keys only, so a grant to any other key is refused. */
 function requireClientForCrmScopes(scopes: string[] | undefined, clientId: string | null | undefined) {
@@ -212,10 +237,11 @@ export async function createKey(db: Db, orgId: string, input: KeyInput, now = ne
   await requireOrg(db, orgId);
   requireClientForCrmScopes(input.scopes, input.client_id);
   if (input.client_id) await requireClientOf(db, orgId, input.client_id);
+  const scopes = scopesForKind(input);
   const prefix = input.prefix ?? 'live';
   const secret = generateApiKey(prefix);
   return db.transaction(async (tx) => {
-    const created = await insertKey(tx, orgId, input, prefix, secret);
+    const created = await insertKey(tx, orgId, { ...input, scopes }, prefix, secret);
     const { created_at: _, ...grant } = created;
     await recordDecision(tx, { orgId, actor: 'admin', action: 'key.created', detail: { key: grant }, at: now });
     return { key: created, secret };
@@ -233,6 +259,7 @@ async function insertKey(db: Db, orgId: string, input: KeyInput, prefix: KeyPref
       keyHash: await hashApiKey(secret),
       keyHint: secret.slice(-4),
       scopes: input.scopes ?? ['*'],
+      kind: input.kind ?? 'api',
       autonomyLevel: input.autonomy_level ?? 0,
       rateLimitPerMinute: input.rate_limit_per_minute ?? 100,
       dailyCreditLimit: input.daily_credit_limit ?? 100,
@@ -251,10 +278,11 @@ export async function updateKey(db: Db, keyId: string, input: { autonomy_level?:
     if (!key) throw notFound('key');
     orgId = key.orgId;
     requireClientForCrmScopes(input.scopes, key.clientId);
+    const scopes = input.scopes ? scopesForKind({ name: key.name, kind: key.kind, scopes: input.scopes, client_id: key.clientId }) : key.scopes;
     const revokedAt = input.revoked === undefined ? key.revokedAt : input.revoked ? key.revokedAt ?? now : null;
     const [updated] = await tx
       .update(apiKeys)
-      .set({ autonomyLevel: input.autonomy_level ?? key.autonomyLevel, scopes: input.scopes ?? key.scopes, revokedAt })
+      .set({ autonomyLevel: input.autonomy_level ?? key.autonomyLevel, scopes, revokedAt })
       .where(eq(apiKeys.id, keyId))
       .returning();
     const changes = changesBetween(keyView(key), keyView(updated));

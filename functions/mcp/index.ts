@@ -1,0 +1,4 @@
+import { workerApp } from '../../lib/runtime/worker';
+import { mcpGroup } from './app';
+
+export default workerApp([mcpGroup]);
