@@ -44,7 +44,7 @@ export function registerOperation(app: Group, op: Operation) {
     },
   });
   app.openapi(route, async (c) => {
-    const v = c.req.valid as (t: string) => Record<string, unknown>;
+    const v = (target: string) => c.req.valid(target as never) as Record<string, unknown>;
     const args = { ...(op.pathParams.length ? v('param') : {}), ...(hasBody ? v('json') : Object.keys(rest.shape).length ? v('query') : {}) };
     const result = await op.run(callOf(c, 'rest'), args as never);
     return c.json(result.body as never, (result.status ?? 200) as 200);

@@ -17,8 +17,8 @@ let sourceOps: Op[] = [];
 
 beforeAll(async () => {
   env = await startTestEnv();
-  victim = await newTenant(env, { features: { crm: true } });
-  attacker = await newTenant(env, { features: { crm: true } });
+  victim = await newTenant(env, { features: { crm: true, agency_tools: true } });
+  attacker = await newTenant(env, { features: { crm: true, agency_tools: true } });
   victimIds = await objectFixtures(env, victim);
   const doc = (await attacker.call('GET', '/openapi.json', { key: null })).json;
   for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
@@ -34,6 +34,9 @@ beforeAll(async () => {
   }
 });
 afterAll(() => env.close());
+
+/** Agency routes take agency keys (organization-wide, agency.read + agency.write always; agency-operator.md §5). */
+const isAgency = (op: Op) => op.path.startsWith('/v1/agency/');
 
 const fill = (path: string, ids: Record<string, string>) =>
   path.replace(/\{(\w+)\}/g, (_, name) => {
@@ -88,9 +91,11 @@ describe('every /v1 route', () => {
     const addressed = ops.filter((o) => o.path.includes('{'));
     expect(addressed.length).toBeGreaterThan(0);
     for (const op of addressed) {
-      const key = await attacker.addKey({ scopes: [...op.scopes, '*'] as never, client_id: op.path.startsWith('/v1/crm') ? attacker.client.id : null });
+      const key = isAgency(op)
+        ? await attacker.addKey({ kind: 'agency', scopes: [] })
+        : await attacker.addKey({ scopes: [...op.scopes, '*'] as never, client_id: op.path.startsWith('/v1/crm') ? attacker.client.id : null });
       const r = await attacker.call(op.method, fill(op.path, victimIds), { key, body: sampleBody(op.method, op.path), ip: randomIp() });
-      expect(r.status, `${op.method} ${op.path}`).toBe(404);
+      expect(r.status, `${op.method} ${op.path} → ${r.text.slice(0, 160)}`).toBe(404);
       expect(r.json.error.code).toBe('not_found');
     }
   });
@@ -128,7 +133,8 @@ describe('client-locked keys', () => {
   it("answer 404 for objects of another client of the same organization", async () => {
     const ownIds = await objectFixtures(env, attacker);
     const otherClient = await attacker.addClient('Client elsewhere');
-    const addressed = ops.filter((o) => o.path.includes('{'));
+    // Agency keys are never client-locked (agency-operator.md §5): agency routes are not in this test.
+    const addressed = ops.filter((o) => o.path.includes('{') && !isAgency(o));
     for (const op of addressed) {
       const scopes = op.scopes.length ? op.scopes : ['leads.read'];
       const key = await attacker.addKey({ scopes: scopes as never, client_id: otherClient.id });

@@ -17,6 +17,11 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
   recordSecret(inject('logDir'), inbound.secret);
   return {
     id: reply.id,
+    // Agency routes name their parameters after the resource (agency-operator.md §2).
+    client_id: t.client.id,
+    campaign_id: t.campaign.id,
+    reply_id: reply.id,
+    report_id: report.id,
     // Inbound webhooks are addressed by the source and authenticated by its secret (not an API key).
     source_id: inbound.source.id,
     inbound_secret: inbound.secret,
@@ -46,6 +51,12 @@ const BODIES: Record<string, unknown> = {
   'PATCH /v1/webhooks/{id}': { is_active: false },
   'POST /v1/webhooks/{id}/redeliver': { event_id: 'evt_fixture' },
   'POST /v1/webhooks/{id}/rotate-secret': { previous_secret_expires_in_hours: 1 },
+  'POST /v1/agency/clients': { name: 'Fixture client' },
+  'PATCH /v1/agency/clients/{client_id}': { name: 'Renamed client' },
+  'PUT /v1/agency/clients/{client_id}/auto-write': { auto_write: true },
+  'PUT /v1/agency/clients/{client_id}/playbook': { instructions: 'Answer briefly and propose a call.' },
+  'PATCH /v1/agency/docs': { text: 'We answer within a day.' },
+  'PATCH /v1/agency/campaigns/{campaign_id}': { client_id: null },
   'POST /v1/inbound/{source_id}': {
     message_id: '<fixture@prospect.io>',
     from_email: 'fixture@prospect.io',
