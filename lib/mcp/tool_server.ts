@@ -51,6 +51,8 @@ export class ToolServer {
     const server = new Server({ name: this.opts.name, version: this.opts.version }, { capabilities: { tools: { listChanged: false } }, instructions: this.opts.instructions });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(this.opts.ops, this.defs, ctx.call.auth, ctx.filter, this.opts.mayList) as never }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => this.callTool(request.params.name, request.params.arguments, ctx));
+    const malformed = malformedToolCall(body);
+    if (malformed) return Response.json(malformed, { status: 200 });
     const accept = req.headers.get('accept') ?? '';
     // JSON unless the client accepts only an event stream; the SDK insists on both in Accept, so say both to it.
     const jsonResponse = accept.includes('application/json') || !accept.includes('text/event-stream');
@@ -81,6 +83,32 @@ export class ToolServer {
       return { isError: true, content: [{ type: 'text' as const, text: `${a.code}: ${a.message}\n${JSON.stringify(a.body)}` }] };
     }
   }
+}
+
+const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A tools/call whose params are not a tool name and an argument object is invalid params (-32602) per JSON-RPC.
+ * The SDK would answer its own schema failure as an internal error (-32603), which tells a client the server broke.
+ */
+function malformedToolCall(body: string): Record<string, unknown> | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return null; // the transport answers unparseable JSON with its parse error (-32700)
+  }
+  if (!isPlainObject(message)) return null;
+  const m = message as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  if (m.method !== 'tools/call') return null;
+  const problem = !isPlainObject(m.params)
+    ? 'params: must be an object with the tool name and its arguments'
+    : typeof m.params!.name !== 'string'
+      ? 'params.name: must be the name of a tool'
+      : m.params!.arguments !== undefined && !isPlainObject(m.params!.arguments)
+        ? 'params.arguments: must be an object of named arguments'
+        : null;
+  return problem ? { jsonrpc: '2.0', id: m.id ?? null, error: { code: ErrorCode.InvalidParams, message: problem } } : null;
 }
 
 export type { AuthContext };

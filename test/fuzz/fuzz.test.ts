@@ -24,15 +24,19 @@ let t: Tenant;
 let ids: Record<string, string>;
 let keys: string[] = [];
 let crmKeys: string[] = [];
+let agencyKeys: string[] = [];
 let doc: any;
 
 beforeAll(async () => {
   env = await startTestEnv();
-  t = await newTenant(env, { features: { crm: true } });
+  t = await newTenant(env, { features: { crm: true, agency_tools: true } });
   ids = await objectFixtures(env, t);
   for (let i = 0; i < 12; i++) {
     keys.push(await t.addKey({ rate_limit_per_minute: 1000, daily_credit_limit: 10_000 }));
     crmKeys.push(await t.addKey({ rate_limit_per_minute: 1000, client_id: t.client.id, scopes: ['crm.read', 'crm.write'] }));
+    agencyKeys.push(
+      await t.addKey({ kind: 'agency', rate_limit_per_minute: 1000, daily_credit_limit: 10_000, scopes: ['replies.send', 'replies.approve', 'leads.read', 'reports.read', 'campaigns.read'] }),
+    );
   }
   doc = (await t.call('GET', '/openapi.json', { key: null })).json;
 }, 120_000);
@@ -50,7 +54,12 @@ async function writes(orgId: string): Promise<string> {
       (select count(*) from replies where org_id = ${orgId}) as replies,
       (select count(*) from events where org_id = ${orgId}) as events,
       (select count(*) from decisions where org_id = ${orgId} and action not like 'send.%') as decisions,
-      (select count(*) from reports where org_id = ${orgId}) as reports`)) as unknown as { rows: unknown[] };
+      (select count(*) from reports where org_id = ${orgId}) as reports,
+      (select count(*) from audit_log where org_id = ${orgId}) as audit,
+      (select count(*) from confirm_tokens where org_id = ${orgId}) as confirm_tokens,
+      (select count(*) from playbook_versions where org_id = ${orgId}) as playbooks,
+      (select count(*) from credit_ledger where org_id = ${orgId}) as credit_ledger,
+      (select agency_docs from organizations where id = ${orgId}) as agency_docs`)) as unknown as { rows: unknown[] };
   return JSON.stringify(r.rows[0]);
 }
 
@@ -86,7 +95,7 @@ describe('fuzzing every route', () => {
           const admin = path.startsWith('/admin/');
           // A sending tool's webhook carries its source's secret, not an API key.
           const inbound = path.startsWith('/v1/inbound/');
-          const key = path.startsWith('/v1/crm') ? crmKeys[n % crmKeys.length] : keys[n % keys.length];
+          const key = path.startsWith('/v1/crm') ? crmKeys[n % crmKeys.length] : path.startsWith('/v1/agency/') ? agencyKeys[n % agencyKeys.length] : keys[n % keys.length];
           let raw: string | undefined;
           if (b !== undefined) {
             raw = JSON.stringify(b) ?? 'null';

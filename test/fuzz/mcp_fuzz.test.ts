@@ -1,0 +1,115 @@
+// Property-based fuzzing of every tool of both tool servers through tools/call: arguments generated from each
+// tool's published inputSchema and around it. A tool call must always be a JSON-RPC answer (never HTTP 5xx), a
+// refusal must be an error result whose text starts `<code>: ` with the envelope after it (never internal_error),
+// and a refused call must write nothing.
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agencyToolServer } from '../../functions/mcp/agency_server';
+import { crmToolServer } from '../../functions/mcp/crm_server';
+import { startTestEnv, type TestEnv } from '../helpers/harness';
+import { objectFixtures } from '../helpers/route_fixtures';
+import { newTenant, randomIp, request, type Tenant } from '../helpers/tenant';
+import { aroundObject } from './schema_arbitrary';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const TOOL_TIMEOUT_MS = 60_000 + RUNS * 50;
+
+let env: TestEnv;
+let t: Tenant;
+let ids: Record<string, string>;
+const agencyKeys: string[] = [];
+const crmKeys: string[] = [];
+
+beforeAll(async () => {
+  env = await startTestEnv();
+  t = await newTenant(env, { features: { crm: true, agency_tools: true } });
+  ids = await objectFixtures(env, t);
+  for (let i = 0; i < 6; i++) {
+    agencyKeys.push(
+      await t.addKey({ kind: 'agency', rate_limit_per_minute: 1000, daily_credit_limit: 10_000, scopes: ['replies.send', 'replies.approve', 'leads.read', 'reports.read', 'campaigns.read'] }),
+    );
+    crmKeys.push(await t.addKey({ rate_limit_per_minute: 1000, client_id: t.client.id, scopes: ['crm.read', 'crm.write'] }));
+  }
+}, 120_000);
+afterAll(() => env.close());
+
+async function writes(orgId: string): Promise<string> {
+  const r = (await env.services.db.execute(sql`select
+      (select count(*) from clients where org_id = ${orgId}) as clients,
+      (select count(*) from campaigns where org_id = ${orgId}) as campaigns,
+      (select max(updated_at) from clients where org_id = ${orgId}) as clients_updated,
+      (select max(updated_at) from leads where org_id = ${orgId}) as leads_updated,
+      (select count(*) from decisions where org_id = ${orgId} and action not like 'send.%') as decisions,
+      (select count(*) from audit_log where org_id = ${orgId}) as audit,
+      (select count(*) from confirm_tokens where org_id = ${orgId}) as confirm_tokens,
+      (select count(*) from playbook_versions where org_id = ${orgId}) as playbooks,
+      (select count(*) from credit_ledger where org_id = ${orgId}) as credit_ledger,
+      (select agency_docs from organizations where id = ${orgId}) as agency_docs`)) as unknown as { rows: unknown[] };
+  return JSON.stringify(r.rows[0]);
+}
+
+/** Ids of the tenant's own objects, so generated calls often reach the tool's own rules, not just not_found. */
+function withOwnIds(args: unknown): unknown {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return args;
+  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const k of Object.keys(out)) if (k.endsWith('_id') && ids[k] && typeof out[k] === 'string' && out[k] !== '') out[k] = ids[k];
+  return out;
+}
+
+const servers = [
+  { path: '/mcp', server: agencyToolServer, keys: agencyKeys },
+  { path: '/mcp/crm', server: crmToolServer, keys: crmKeys },
+];
+
+describe('fuzzing every tool', () => {
+  let n = 0;
+  for (const { path, server, keys } of servers) {
+    for (const def of server.defs.values()) {
+      it(`${path} ${def.name}: a JSON-RPC answer, errors with their code, nothing written when refused (${RUNS} cases)`, async () => {
+        const args = aroundObject(def.inputSchema, {});
+        await fc.assert(
+          fc.asyncProperty(args, fc.boolean(), async (generated, ownIds) => {
+            n++;
+            const argumentsValue = ownIds ? withOwnIds(generated) : generated;
+            const before = await writes(t.org.id);
+            const r = await request(env, 'POST', path, {
+              key: keys[n % keys.length],
+              body: { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: def.name, arguments: argumentsValue } },
+              headers: { accept: 'application/json, text/event-stream' },
+              ip: randomIp(),
+            });
+            const what = `${def.name} ${JSON.stringify(argumentsValue)?.slice(0, 200)} → ${r.status} ${r.text.slice(0, 300)}`;
+            // The platform refuses NUL characters in any body before the protocol layer: HTTP 400 in the envelope.
+            if (r.status === 400) {
+              expect(r.json.error.code, what).toBe('validation_error');
+              expect(r.json.error.message, what).toMatch(/NUL/);
+              expect(await writes(t.org.id), what).toBe(before);
+              return;
+            }
+            expect(r.status, what).toBe(200);
+            if (r.json.error) {
+              // Arguments that are not an object at all are a protocol error (-32602), not a tool error.
+              expect(r.json.error.code, what).toBe(-32602);
+              expect(await writes(t.org.id), what).toBe(before);
+              return;
+            }
+            const result = r.json.result;
+            if (result.isError) {
+              const text: string = result.content[0].text;
+              expect(text, what).toMatch(/^[a-z_]+: /);
+              expect(text, what).not.toMatch(/^(internal_error|service_unavailable):/);
+              const envelope = JSON.parse(text.slice(text.indexOf('\n') + 1));
+              expect(typeof envelope.error.code, what).toBe('string');
+              expect(result.structuredContent, what).toBeUndefined();
+              expect(await writes(t.org.id), what).toBe(before);
+            } else {
+              expect(result.structuredContent, what).toBeTypeOf('object');
+            }
+          }),
+          { numRuns: RUNS },
+        );
+      }, TOOL_TIMEOUT_MS);
+    }
+  }
+});
