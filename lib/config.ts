@@ -46,8 +46,6 @@ const ConfigSchema = z.object({
   ALLOW_PRIVATE_WEBHOOK_URLS: bool,
   TRUST_PROXY: bool,
   AI_PROVIDER: z.string().optional(),
-  // `sim`: the service runs on a clock stored in the database that only POST /admin/v1/sim/clock moves.
-  CLOCK: z.enum(['wall', 'sim']).default('wall'),
   AI_MODEL: z.string().optional(),
   AI_API_KEY: z.string().optional(),
   AI_BASE_URL: z.string().optional(),

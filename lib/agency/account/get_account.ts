@@ -45,6 +45,7 @@ function adaptersOf(config: Record<string, unknown>): Record<string, string> {
     limits: config.UPSTASH_REDIS_REST_URL ? 'upstash' : 'memory',
     queue: config.QSTASH_TOKEN ? 'qstash' : 'database',
     ai: pick('AI_PROVIDER', 'offline'),
-    clock: pick('CLOCK', 'wall'),
+    // Simulated time (CLOCK=sim) arrives with the plans engine; until then the wall clock rules.
+    clock: 'wall',
   };
 }
