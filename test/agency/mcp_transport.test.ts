@@ -52,7 +52,8 @@ describe('the tool server transport', () => {
   });
 
   it('answers 401 with WWW-Authenticate: Bearer without a key or with a wrong one, and takes either header form', async () => {
-    for (const headers of [{}, { authorization: 'Bearer svc_live_' + 'x'.repeat(43) }, { 'x-service-key': 'nope' }]) {
+    const presented: Record<string, string>[] = [{}, { authorization: 'Bearer svc_live_' + 'x'.repeat(43) }, { 'x-service-key': 'nope' }];
+    for (const headers of presented) {
       const r = await post(initialize('2025-11-25'), { key: null, headers });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toBe('Bearer');
