@@ -9,6 +9,7 @@ const SETS: [string, string][] = [
   ['tuning set', 'replies.labelled.json'],
   ['fresh set', 'replies.fresh.json'],
   ['second fresh set', 'replies.fresh2.json'],
+  ['third fresh set (never tuned on)', 'replies.fresh3.json'],
 ];
 const showAllMisses = process.argv.includes('--misses');
 

@@ -54,23 +54,28 @@ describe('labelled reply set', () => {
 });
 
 // Fresh sets (issue 12): written after the rules above, in English, German, French, Spanish and Dutch, with
-// follow-ups that only make sense inside a thread. replies.fresh.json (223) was written before its tuning round and
-// first scored 78.5% (175/223); the rules were then tuned on it, so its 100% is in-sample too and its floors are
-// the target ones (0.95 overall, 0.90 per label). replies.fresh2.json (70) was written after that last round and
-// never tuned on: it scored 80.0% (56/70), the honest figure for unseen phrasing; its floors are that score
-// rounded down, per label too (hot P 0.93 R 0.78, warm P 0.69 R 0.75, cold P 0.62 R 0.88, not_interested P 1.00
-// R 0.64, ooo 1.00/1.00). Raise them only with a new unseen set, never by tuning on this one.
+// follow-ups that only make sense inside a thread. Each was scored once, unseen, before any rule was tuned on it:
+//  - replies.fresh.json (223): first 78.5% (175/223); then one tuning round on it, 100% in-sample since.
+//  - replies.fresh2.json (70): written after that round; first 80.0% (56/70); then the next tuning round used its
+//    misses (as phrase families in all five languages, not per sentence), 100% in-sample since. Both now hold the
+//    target floors (0.95 overall, 0.90 per label) as regression guards.
+//  - replies.fresh3.json (110: hot 24, warm 22, cold 22, not_interested 22, ooo 20; 64 English, 46 DE/FR/ES/NL)
+//    was written after that last round and NEVER tuned on. Measured once: 85.5% (94/110); precision / recall hot
+//    95.8 / 95.8, warm 79.2 / 86.4, cold 64.3 / 81.8, not_interested 100 / 72.7, ooo 100 / 90.0. It does NOT reach
+//    the issue's 0.95 / 0.90 target: that is the honest figure for unseen phrasing. Its floors are those figures
+//    rounded down. Raise them only with a new unseen set, never by tuning on this one.
 type Floors = { accuracy: number; precision: Record<Classification, number>; recall: Record<Classification, number> };
 const all = (x: number) => Object.fromEntries(CLASSIFICATIONS.map((l) => [l, x])) as Record<Classification, number>;
 const FRESH: [string, number, Floors][] = [
   ['replies.fresh.json', 200, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
+  ['replies.fresh2.json', 60, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
   [
-    'replies.fresh2.json',
-    60,
+    'replies.fresh3.json',
+    100,
     {
-      accuracy: 0.8,
-      precision: { hot: 0.93, warm: 0.69, cold: 0.62, not_interested: 1, ooo: 1 },
-      recall: { hot: 0.78, warm: 0.75, cold: 0.88, not_interested: 0.64, ooo: 1 },
+      accuracy: 0.85,
+      precision: { hot: 0.95, warm: 0.79, cold: 0.64, not_interested: 1, ooo: 1 },
+      recall: { hot: 0.95, warm: 0.86, cold: 0.81, not_interested: 0.72, ooo: 0.9 },
     },
   ],
 ];
