@@ -1,5 +1,6 @@
 import { requireAdmin } from '../../lib/http/admin_auth';
 import { newGroup } from '../../lib/http/env';
+import { registerAudit } from './audit';
 import { registerCampaigns } from './campaigns';
 import { registerClients } from './clients';
 import { registerDecisions } from './decisions';
@@ -10,6 +11,7 @@ import { registerKeys } from './keys';
 import { registerOptOuts } from './opt_outs';
 import { registerOrgs } from './orgs';
 import { registerOutbox } from './outbox';
+import { registerProviderCampaigns } from './provider_campaigns';
 import { registerReports } from './reports';
 import { registerSendingProvider } from './sending_provider';
 
@@ -28,3 +30,5 @@ registerSendingProvider(adminGroup);
 registerOutbox(adminGroup);
 registerFollowups(adminGroup);
 registerOptOuts(adminGroup);
+registerProviderCampaigns(adminGroup);
+registerAudit(adminGroup);

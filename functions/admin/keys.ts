@@ -8,7 +8,7 @@ import { CreateKeyBody, Key, OrgIdParam, UpdateKeyBody } from './schema';
 const create = adminRoute({
   method: 'post',
   path: '/admin/v1/orgs/{org_id}/keys',
-  summary: 'Create an API key; `secret` is the whole key and is shown only in this response. crm.* scopes need a client_id (400 otherwise)',
+  summary: 'Create an API key or (kind agency) an agency tool server key; `secret` is the whole key and is shown only in this response. crm.* scopes need a client_id (400 otherwise); agency scopes need kind agency',
   request: { params: OrgIdParam, body: jsonBody(CreateKeyBody) },
   responses: { 201: json(z.object({ key: Key, secret: z.string() }), 'Created') },
 });
@@ -16,7 +16,7 @@ const create = adminRoute({
 const update = adminRoute({
   method: 'patch',
   path: '/admin/v1/keys/{key_id}',
-  summary: 'Grant an autonomy level, change scopes, or revoke a key (the API sees it on the next request of the key); crm.* scopes only for a client-locked key',
+  summary: 'Grant an autonomy level, change scopes, or revoke a key (the API sees it on the next request of the key; revoking an agency key disconnects its assistant); crm.* scopes only for a client-locked key',
   request: { params: z.object({ key_id: z.uuid() }), body: jsonBody(UpdateKeyBody) },
   responses: { 200: json(z.object({ key: Key })) },
 });

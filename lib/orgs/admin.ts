@@ -1,19 +1,21 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { apiKeys, campaigns, clients, organizations } from '../../schema';
-import type { OrgFeatures, PortalPermissions } from '../../schema';
+import type { PortalPermissions } from '../../schema';
 import { generateApiKey, hashApiKey, keysChanged, type KeyDirectory, type KeyPrefix } from '../auth/keys';
 import { campaignView } from '../campaigns/list_campaigns';
 import { isUniqueViolation, rows, type Db } from '../db/types';
 import { stampLeadChange } from '../crm/change_clock';
 import { recordDecision } from '../decisions/record';
 import { ApiError, notFound } from '../errors';
+import { changesBetween } from './changes';
 
 // The organization owner's side (operator.md §3): orgs, clients, campaigns and keys. Called by the admin API.
+// Organizations themselves live in ./orgs (re-exported here for the callers that set a whole tenant up).
+export { createOrg, orgView, updateOrg, type CreateOrgInput, type OrgSettings, type UpdateOrgInput } from './orgs';
+export { changesBetween } from './changes';
 
-const DEFAULT_FEATURES: OrgFeatures = { crm: false, agency_tools: false, studio: false };
 const DEFAULT_PORTAL: PortalPermissions = { show_hot: true, show_warm: true, show_cold: true, show_not_interested: false };
 
-export const orgView = (o: typeof organizations.$inferSelect) => ({ id: o.id, name: o.name, features: o.features, demo: o.demo });
 export const clientView = (c: typeof clients.$inferSelect) => ({ id: c.id, name: c.name, portal: c.portal });
 export const keyView = (k: typeof apiKeys.$inferSelect) => ({
   id: k.id,
@@ -40,40 +42,6 @@ async function requireClientOf(db: Db, orgId: string, clientId: string) {
   const [client] = await db.select().from(clients).where(and(eq(clients.id, clientId), eq(clients.orgId, orgId)));
   if (!client) throw new ApiError('validation_error', 'client_id: no such client in this organization');
   return client;
-}
-
-export async function createOrg(db: Db, input: { name: string; features?: Partial<OrgFeatures>; demo?: boolean }) {
-  const [org] = await db
-    .insert(organizations)
-    .values({ name: input.name, features: { ...DEFAULT_FEATURES, ...input.features }, demo: input.demo ?? false })
-    .returning();
-  return orgView(org);
-}
-
-/** The fields that differ between two views, as { field: { from, to } }: what a governance decision records. */
-export function changesBetween<T extends Record<string, unknown>>(before: T, after: T): Record<string, { from: unknown; to: unknown }> {
-  const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const k of Object.keys(after)) if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = { from: before[k], to: after[k] };
-  return out;
-}
-
-/** `keys`: after the commit, the organization's existing keys see the change on their next request (features). */
-export async function updateOrg(db: Db, orgId: string, input: { features?: Partial<OrgFeatures>; demo?: boolean; name?: string }, now = new Date(), keys?: KeyDirectory) {
-  const view = await db.transaction(async (tx) => {
-    const [org] = await tx.select().from(organizations).where(eq(organizations.id, orgId)).for('no key update');
-    if (!org) throw notFound('organization');
-    const [updated] = await tx
-      .update(organizations)
-      .set({ features: { ...org.features, ...input.features }, demo: input.demo ?? org.demo, name: input.name ?? org.name })
-      .where(eq(organizations.id, orgId))
-      .returning();
-    const changes = changesBetween(orgView(org), orgView(updated));
-    // Features switch whole APIs on (crm, agency tools): who changed them and when belongs in the trail.
-    if (Object.keys(changes).length > 0) await recordDecision(tx, { orgId, actor: 'admin', action: 'org.updated', detail: { changes }, at: now });
-    return orgView(updated);
-  });
-  await keysChanged(keys, orgId);
-  return view;
 }
 
 export async function createClient(db: Db, orgId: string, input: { name: string; portal?: Partial<PortalPermissions> }) {
@@ -235,9 +203,10 @@ function requireClientForCrmScopes(scopes: string[] | undefined, clientId: strin
 /** Creates a key; the secret is returned once and only its hash is stored. The trail records the key's grant. */
 export async function createKey(db: Db, orgId: string, input: KeyInput, now = new Date()) {
   await requireOrg(db, orgId);
+  // The kind's rules first: an agency key asking for crm.* hears the agency rule, not that it lacks a client.
+  const scopes = scopesForKind(input);
   requireClientForCrmScopes(input.scopes, input.client_id);
   if (input.client_id) await requireClientOf(db, orgId, input.client_id);
-  const scopes = scopesForKind(input);
   const prefix = input.prefix ?? 'live';
   const secret = generateApiKey(prefix);
   return db.transaction(async (tx) => {
