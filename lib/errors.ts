@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   confirm_token_used: 409,
   preview_stale: 409,
   studio_paused: 423,
+  // A two-step import whose preview found nothing to do (agency import_campaigns).
+  nothing_to_import: 409,
   not_found: 404,
   method_not_allowed: 405,
   already_sent: 409,

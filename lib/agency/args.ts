@@ -11,9 +11,17 @@ export const boolArg = () => z.union([z.boolean(), z.enum(['true', 'false']).tra
 /** A whole number from JSON or from a query string. */
 export const intArg = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-/** A date (`YYYY-MM-DD`) or an instant (ISO 8601 with an offset); read as the start of that UTC day for dates. */
+/**
+ * A date (`YYYY-MM-DD`, a whole UTC day) or an instant with its offset (`2026-11-24T09:00:00+01:00` or `…Z`). A
+ * date-time without an offset would be read in the server's zone, and a day that does not exist (2025-02-30) would
+ * roll over: both are refused.
+ */
+const isoDate = z.iso.date();
+const isoInstant = z.iso.datetime({ offset: true });
 export const instantArg = () =>
   z
     .string()
     .max(40)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}(T.+)?$/.test(v) && !Number.isNaN(Date.parse(v)), { message: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' });
+    .refine((v) => isoDate.safeParse(v).success || isoInstant.safeParse(v).success, {
+      message: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with an offset (…Z or …+01:00)',
+    });

@@ -384,7 +384,7 @@ describe('import_campaigns', () => {
     await a.tool('import_campaigns', { provider_campaign_ids: ['mine-1'], confirm_token: p.json.confirm_token });
     const nothing = await a.rest('POST', '/v1/agency/campaigns/import', { provider_campaign_ids: ['mine-1'] });
     expect(nothing.status).toBe(200);
-    expect(nothing.json).toMatchObject({ confirm_token: null, expires_at: null, blocked_by: 'conflict', preview: { count: 0, campaigns: [] } });
+    expect(nothing.json).toMatchObject({ confirm_token: null, expires_at: null, blocked_by: 'nothing_to_import', preview: { count: 0, campaigns: [] } });
     expect(nothing.json.preview.already_imported).toEqual([{ provider_campaign_id: 'mine-1', campaign_id: expect.any(String) }]);
 
     // A token bound to other arguments is refused, and the stranger's row is untouched throughout.

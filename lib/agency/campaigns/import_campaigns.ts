@@ -97,7 +97,7 @@ async function preview(call: AgencyCall, input: ImportInput, db: Db): Promise<Pr
     state: { provider, client_id: client?.id ?? null, pending: ids, existing: items.map((i) => i.existing_campaign_id) },
     credits: 0,
     ...(items.length === 0
-      ? { blockedBy: 'conflict' as const, blockedMessage: 'nothing to import: every provider campaign asked for is already imported' }
+      ? { blockedBy: 'nothing_to_import' as const, blockedMessage: 'nothing to import: every provider campaign asked for is already imported' }
       : {}),
   };
 }
