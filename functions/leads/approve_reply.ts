@@ -2,7 +2,7 @@ import type { Group } from '../../lib/http/env';
 import { idempotent } from '../../lib/http/idempotency';
 import { errors, json, jsonBody, UuidParam } from '../../lib/http/openapi';
 import { keyRoute } from '../../lib/http/route';
-import { approveDraft } from '../../lib/sending';
+import { approveReplyAnswer } from '../../lib/sending';
 import { ApproveBody, ApprovedResponse, IdempotencyHeader } from './sending_schema';
 
 const route = keyRoute('replies.approve', {
@@ -26,9 +26,6 @@ export function registerApproveReply(app: Group) {
   app.openapi(route, async (c) => {
     const id = c.req.valid('param').id;
     const { approver } = c.req.valid('json');
-    return idempotent(c, 'replies.approve', { id, approver }, async () => ({
-      status: 200,
-      body: await approveDraft({ deps: c.get('services'), actor: c.get('auth'), replyId: id, approver }),
-    })) as never;
+    return idempotent(c, 'replies.approve', { id, approver }, () => approveReplyAnswer({ deps: c.get('services'), auth: c.get('auth'), via: 'rest' }, id, { approver })) as never;
   });
 }

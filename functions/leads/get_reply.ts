@@ -1,7 +1,7 @@
 import type { Group } from '../../lib/http/env';
 import { keyRoute } from '../../lib/http/route';
 import { errors, json, UuidParam } from '../../lib/http/openapi';
-import { getReply } from '../../lib/leads/get_reply';
+import { getReplyAnswer } from '../../lib/leads/get_reply';
 import { tenantOf } from '../../lib/tenancy';
 import { GetReplyResponse } from './schema';
 
@@ -16,7 +16,6 @@ const route = keyRoute('leads.read', {
 
 export function registerGetReply(app: Group) {
   app.openapi(route, async (c) => {
-    const { reply, thread } = await getReply({ db: c.get('services').db, tenant: tenantOf(c.get('auth')), replyId: c.req.valid('param').id });
-    return c.json({ reply, thread, thread_length: thread.length }, 200);
+    return c.json(await getReplyAnswer({ db: c.get('services').db, tenant: tenantOf(c.get('auth')), replyId: c.req.valid('param').id }), 200);
   });
 }

@@ -1,7 +1,7 @@
 import type { Group } from '../../lib/http/env';
 import { errors, json, jsonBody, UuidParam } from '../../lib/http/openapi';
 import { keyRoute } from '../../lib/http/route';
-import { rejectDraft } from '../../lib/sending';
+import { rejectReplyAnswer } from '../../lib/sending';
 import { RejectBody, RejectedResponse } from './sending_schema';
 
 const route = keyRoute('replies.approve', {
@@ -15,9 +15,7 @@ const route = keyRoute('replies.approve', {
 
 export function registerRejectReply(app: Group) {
   app.openapi(route, async (c) => {
-    const { db, clock } = c.get('services');
-    const { approver, reason } = c.req.valid('json');
-    const result = await rejectDraft({ db, actor: c.get('auth'), replyId: c.req.valid('param').id, approver, reason, now: clock.now() });
-    return c.json(result, 200);
+    const { status, body } = await rejectReplyAnswer({ deps: c.get('services'), auth: c.get('auth'), via: 'rest' }, c.req.valid('param').id, c.req.valid('json'));
+    return c.json(body, status);
   });
 }

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { CLASSIFICATIONS } from '../../lib/classify/types';
 import { PaginationMeta, pageQuery } from '../../lib/http/openapi';
 import { REPLY_STATUSES } from '../../lib/leads/list_replies';
+import { LISTING_STATUSES } from '../../lib/leads/reply_listing';
 
 export const Classification = z.enum(CLASSIFICATIONS);
 
@@ -49,12 +50,16 @@ export const ReplyListItem = Reply.extend({
 
 export const ListRepliesQuery = z.object({
   status: z
-    .enum(['unanswered', 'queued', 'in_review', 'sent', 'skipped'])
+    .enum(LISTING_STATUSES)
     .optional()
     .openapi({
       description:
         '`unanswered`, `sent` or `skipped` filter the reply list (scope leads.read; absent = every reply). `queued` (alias `in_review`) is the review queue: the pending drafts with the reply they answer, oldest first (scope replies.approve)',
     }),
+  client_id: z
+    .uuid()
+    .optional()
+    .openapi({ description: "reply list and review queue: only replies to this client's campaigns; a client of another organization (or, for a client-locked key, another client) is 404" }),
   campaign_id: z.uuid().optional().openapi({ description: 'reply list only' }),
   since: z.iso.datetime({ offset: true }).optional().openapi({ description: 'reply list only: replies received after this time' }),
   ...pageQuery(50, 100),

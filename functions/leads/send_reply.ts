@@ -2,7 +2,7 @@ import type { Group } from '../../lib/http/env';
 import { idempotent } from '../../lib/http/idempotency';
 import { errors, json, jsonBody, UuidParam } from '../../lib/http/openapi';
 import { keyRoute } from '../../lib/http/route';
-import { sendReply } from '../../lib/sending';
+import { sendReplyAnswer } from '../../lib/sending';
 import { IdempotencyHeader, QueuedResponse, SendBody, SentResponse } from './sending_schema';
 
 const route = keyRoute('replies.send', {
@@ -27,9 +27,7 @@ export function registerSendReply(app: Group) {
   app.openapi(route, async (c) => {
     const id = c.req.valid('param').id;
     const input = c.req.valid('json');
-    return idempotent(c, 'replies.send', { id, ...input }, async () => {
-      const result = await sendReply({ deps: c.get('services'), actor: c.get('auth'), replyId: id, input });
-      return { status: result.status === 'sent' ? 200 : 202, body: result };
-    }) as never;
+    // The answer is built by the verb the send_reply tool calls too (one status, one body on both faces).
+    return idempotent(c, 'replies.send', { id, ...input }, () => sendReplyAnswer({ deps: c.get('services'), auth: c.get('auth'), via: 'rest' }, id, input)) as never;
   });
 }

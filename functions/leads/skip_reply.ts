@@ -1,7 +1,7 @@
 import type { Group } from '../../lib/http/env';
 import { errors, json, jsonBody, UuidParam } from '../../lib/http/openapi';
 import { keyRoute } from '../../lib/http/route';
-import { skipReply } from '../../lib/sending';
+import { skipReplyAnswer } from '../../lib/sending';
 import { SkipBody, SkippedResponse } from './sending_schema';
 
 const route = keyRoute('replies.send', {
@@ -15,8 +15,7 @@ const route = keyRoute('replies.send', {
 
 export function registerSkipReply(app: Group) {
   app.openapi(route, async (c) => {
-    const { db, clock } = c.get('services');
-    const result = await skipReply({ db, actor: c.get('auth'), replyId: c.req.valid('param').id, reason: c.req.valid('json').reason, now: clock.now() });
-    return c.json(result, 200);
+    const { status, body } = await skipReplyAnswer({ deps: c.get('services'), auth: c.get('auth'), via: 'rest' }, c.req.valid('param').id, c.req.valid('json'));
+    return c.json(body, status);
   });
 }

@@ -1,7 +1,7 @@
 import type { Group } from '../../lib/http/env';
 import { keyRoute } from '../../lib/http/route';
 import { errors, json, UuidParam } from '../../lib/http/openapi';
-import { getReport } from '../../lib/reports/list_reports';
+import { getReportAnswer } from '../../lib/reports/list_reports';
 import { tenantOf } from '../../lib/tenancy';
 import { GetReportResponse } from './schema';
 
@@ -16,7 +16,6 @@ const route = keyRoute('reports.read', {
 
 export function registerGetReport(app: Group) {
   app.openapi(route, async (c) => {
-    const report = await getReport({ db: c.get('services').db, tenant: tenantOf(c.get('auth')), reportId: c.req.valid('param').id });
-    return c.json({ report } as never, 200);
+    return c.json((await getReportAnswer({ db: c.get('services').db, tenant: tenantOf(c.get('auth')), reportId: c.req.valid('param').id })) as never, 200);
   });
 }

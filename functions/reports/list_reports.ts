@@ -1,7 +1,7 @@
 import type { Group } from '../../lib/http/env';
 import { keyRoute } from '../../lib/http/route';
-import { errors, json, paginationMeta } from '../../lib/http/openapi';
-import { listReports } from '../../lib/reports/list_reports';
+import { errors, json } from '../../lib/http/openapi';
+import { listReportsAnswer } from '../../lib/reports/list_reports';
 import { tenantOf } from '../../lib/tenancy';
 import { ListReportsQuery, ListReportsResponse } from './schema';
 
@@ -16,8 +16,6 @@ const route = keyRoute('reports.read', {
 
 export function registerListReports(app: Group) {
   app.openapi(route, async (c) => {
-    const q = c.req.valid('query');
-    const { reports, total } = await listReports({ db: c.get('services').db, tenant: tenantOf(c.get('auth')), input: q });
-    return c.json({ reports, ...paginationMeta(reports.length, total, q.limit, q.offset) } as never, 200);
+    return c.json((await listReportsAnswer({ db: c.get('services').db, tenant: tenantOf(c.get('auth')), input: c.req.valid('query') })) as never, 200);
   });
 }

@@ -64,3 +64,9 @@ export async function getReply({ db, tenant, replyId }: { db: Db; tenant: Tenant
   };
   return { reply: { ...reply, body_html: row.body_html }, thread: thread as { role: string; content: string }[] };
 }
+
+/** GET /v1/replies/{id} as both faces answer it (the route and the get_reply tool): the reply, its thread and its length. */
+export async function getReplyAnswer(a: { db: Db; tenant: Tenant; replyId: string }) {
+  const { reply, thread } = await getReply(a);
+  return { reply, thread, thread_length: thread.length };
+}

@@ -14,6 +14,8 @@ export type ReplyListItem = ReplyView & { lead_id: string; campaign_id: string; 
 export type ListRepliesInput = {
   status?: ReplyStatus;
   campaignId?: string;
+  /** Only replies to campaigns of this client (already checked to be the caller's: ./reply_listing.ts). */
+  clientId?: string;
   /** Only replies received after this time. */
   since?: Date;
   limit: number;
@@ -30,6 +32,7 @@ export async function listReplies({ db, tenant, input }: { db: Db; tenant: Tenan
   if (tenant.clientId) where.push(eq(campaigns.clientId, tenant.clientId));
   if (input.status) where.push(eq(replies.status, input.status));
   if (input.campaignId) where.push(eq(replies.campaignId, input.campaignId));
+  if (input.clientId) where.push(eq(campaigns.clientId, input.clientId));
   if (input.since) where.push(gt(replies.receivedAt, input.since));
   const filter = and(...where);
   const [page, [{ total }]] = await Promise.all([

@@ -2,6 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { reports } from '../../schema';
 import type { Db } from '../db/types';
 import { notFound } from '../errors';
+import { paginationMeta } from '../http/openapi';
 import { tenantFilter, type Tenant } from '../tenancy';
 import { reportView } from './views';
 
@@ -25,4 +26,16 @@ export async function getReport({ db, tenant, reportId }: { db: Db; tenant: Tena
     .limit(1);
   if (!row) throw notFound('report');
   return reportView(row);
+}
+
+// The answers of GET /v1/reports and GET /v1/reports/{id}, built once for the core routes and the
+// get_weekly_reports tool (same JSON through either face).
+
+export async function listReportsAnswer(a: { db: Db; tenant: Tenant; input: { type?: 'friday' | 'monday'; limit: number; offset: number } }) {
+  const { reports, total } = await listReports(a);
+  return { reports, ...paginationMeta(reports.length, total, a.input.limit, a.input.offset) };
+}
+
+export async function getReportAnswer(a: { db: Db; tenant: Tenant; reportId: string }) {
+  return { report: await getReport(a) };
 }

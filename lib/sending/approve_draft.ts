@@ -4,6 +4,7 @@ import { recordDecision } from '../decisions/record';
 import { ApiError } from '../errors';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { tenantOf } from '../tenancy';
+import { auditReply } from './audit';
 import { sendNow } from './send_now';
 import { alreadySent } from './send_reply';
 import { isRefused, keyDetail, type Refused, type SendActor, type SendDeps, type SentResult } from './types';
@@ -18,7 +19,20 @@ export const noPendingDraft = () =>
  * `reply.approved` then `reply.sent`. Approvals are sends: the approving key's send rate and the lead's cooldown
  * apply. Under the reply's row lock, concurrent approvals (or an approval racing a send) reach the provider once.
  */
-export async function approveDraft({ deps, actor, replyId, approver }: { deps: SendDeps; actor: SendActor; replyId: string; approver: string }): Promise<ApprovedResult> {
+export async function approveDraft({
+  deps,
+  actor,
+  replyId,
+  approver,
+  audit,
+}: {
+  deps: SendDeps;
+  actor: SendActor;
+  replyId: string;
+  approver: string;
+  /** The agency audit actor (./audit.ts): its row commits with the send. */
+  audit?: string | null;
+}): Promise<ApprovedResult> {
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx): Promise<ApprovedResult | Refused> => {
     const locked = await findReplyForUpdate(tx, tenantOf(actor), replyId);
@@ -48,7 +62,9 @@ export async function approveDraft({ deps, actor, replyId, approver }: { deps: S
       approval: { approver, suggestionId: draft.suggestionId },
       now,
     });
-    return isRefused(sent) ? sent : { ...sent, suggestion_id: draft.suggestionId, approver };
+    if (isRefused(sent)) return sent;
+    await auditReply(tx, { orgId: actor.orgId, actor: audit, action: 'reply.approved', replyId: reply.id, detail: { approver, suggestion_id: draft.suggestionId, to_email: sent.to_email }, at: now });
+    return { ...sent, suggestion_id: draft.suggestionId, approver };
   });
   if (isRefused(result)) throw result.refused;
   return result;

@@ -4,12 +4,32 @@ import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { tenantOf } from '../tenancy';
+import { auditReply } from './audit';
 import { noPendingDraft } from './approve_draft';
 import { alreadySent } from './send_reply';
 import { keyDetail, type SendActor } from './types';
 
-/** POST /v1/replies/{id}/reject: removes the queued draft; the reply is unanswered again and nothing is sent. */
-export async function rejectDraft({ db, actor, replyId, approver, reason, now }: { db: Db; actor: SendActor; replyId: string; approver: string; reason: string; now: Date }) {
+/**
+ * POST /v1/replies/{id}/reject: removes the queued draft; the reply is unanswered again and nothing is sent.
+ * `audit`: the agency audit actor (./audit.ts).
+ */
+export async function rejectDraft({
+  db,
+  actor,
+  replyId,
+  approver,
+  reason,
+  now,
+  audit,
+}: {
+  db: Db;
+  actor: SendActor;
+  replyId: string;
+  approver: string;
+  reason: string;
+  now: Date;
+  audit?: string | null;
+}) {
   return db.transaction(async (tx) => {
     const { reply, lead } = await findReplyForUpdate(tx, tenantOf(actor), replyId);
     if (reply.status === 'sent') throw alreadySent(reply.sentAt);
@@ -26,6 +46,7 @@ export async function rejectDraft({ db, actor, replyId, approver, reason, now }:
       detail: { approver, reason, suggestion_id: draft.suggestionId, ...keyDetail(actor) },
       at: now,
     });
+    await auditReply(tx, { orgId: actor.orgId, actor: audit, action: 'reply.rejected', replyId: reply.id, detail: { approver, reason, suggestion_id: draft.suggestionId }, at: now });
     return { status: 'rejected' as const, reply_id: reply.id, suggestion_id: draft.suggestionId, approver, reason };
   });
 }

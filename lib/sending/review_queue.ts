@@ -18,10 +18,13 @@ export type ReviewItem = {
 /**
  * GET /v1/replies?status=queued: the drafts waiting for review, oldest first (a review queue is worked in
  * order), each with the reply it answers; the reply body is the prospect's own text, quoted thread stripped.
+ * `clientId` narrows it to one client's campaigns.
  */
-export async function listReviewQueue({ db, tenant, limit, offset }: { db: Db; tenant: Tenant; limit: number; offset: number }) {
+export async function listReviewQueue({ db, tenant, clientId, limit, offset }: { db: Db; tenant: Tenant; clientId?: string; limit: number; offset: number }) {
   const where: SQL[] = [eq(drafts.orgId, tenant.orgId), eq(replies.status, 'queued')];
   if (tenant.clientId) where.push(eq(campaigns.clientId, tenant.clientId));
+  // `clientId`: only that client's drafts (already checked to be the caller's: lib/leads/reply_listing.ts).
+  if (clientId) where.push(eq(campaigns.clientId, clientId));
   const filter = and(...where);
   const [page, [{ total }]] = await Promise.all([
     db

@@ -5,6 +5,7 @@ import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
 import { ApiError } from '../errors';
 import { findReplyForUpdate } from '../leads/find_reply';
+import { auditReply } from './audit';
 import { optedOutRefusal } from '../suppression/guard';
 import { tenantOf } from '../tenancy';
 import { editInfo } from './learn';
@@ -28,9 +29,22 @@ function queueReason(level: number, hasDraft: boolean): QueuedReason {
  * - a draft already queued → replaced (latest body wins, same suggestion_id), 202;
  * - no draft, level 0 or 1 → queued for review, 202;
  * - no draft, level 2+ → sent now, 200, under the send limits.
- * The reply row is locked for the whole decision, so concurrent sends of one reply serialise.
+ * The reply row is locked for the whole decision, so concurrent sends of one reply serialise. `audit`: the agency
+ * audit actor (./audit.ts), whose row commits with the decision; refusals write none.
  */
-export async function sendReply({ deps, actor, replyId, input }: { deps: SendDeps; actor: SendActor; replyId: string; input: SendInput }): Promise<SentResult | QueuedResult> {
+export async function sendReply({
+  deps,
+  actor,
+  replyId,
+  input,
+  audit,
+}: {
+  deps: SendDeps;
+  actor: SendActor;
+  replyId: string;
+  input: SendInput;
+  audit?: string | null;
+}): Promise<SentResult | QueuedResult> {
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx): Promise<SentResult | QueuedResult | Refused> => {
     const locked = await findReplyForUpdate(tx, tenantOf(actor), replyId);
@@ -53,17 +67,25 @@ export async function sendReply({ deps, actor, replyId, input }: { deps: SendDep
     const info = editInfo(input.body, input.original_suggestion, input.edited);
     const editDetail = info.editDistance !== null ? { edit_distance: info.editDistance, edited: info.edited } : {};
 
+    const audited = (action: string, detail: Record<string, unknown>) =>
+      auditReply(tx, { orgId: actor.orgId, actor: audit, action, replyId: reply.id, detail: { autonomy_level: actor.autonomyLevel, ...detail }, at: now });
+
     if (!draft && actor.autonomyLevel >= 2) {
-      return sendNow({ tx, deps, actor, locked, body: input.body, originalSuggestion: info.original, edited: info.edited, now });
+      const sent = await sendNow({ tx, deps, actor, locked, body: input.body, originalSuggestion: info.original, edited: info.edited, now });
+      if (!isRefused(sent)) await audited('reply.sent', { to_email: sent.to_email });
+      return sent;
     }
     const reason = queueReason(actor.autonomyLevel, Boolean(draft));
     const draftValues = { body: input.body, originalSuggestion: info.original, edited: info.edited, keyId: actor.keyId, reason, updatedAt: now };
     if (draft) {
       await tx.update(drafts).set(draftValues).where(eq(drafts.replyId, reply.id));
       await trail('reply.draft_replaced', { reason, autonomy_level: actor.autonomyLevel, suggestion_id: draft.suggestionId, ...editDetail });
+      await audited('reply.draft_replaced', { reason, suggestion_id: draft.suggestionId });
       return queued(reply.id, reason, draft.suggestionId, true);
     }
-    return queueDraft(tx, { locked, actor, reason, draftValues, editDetail, trail, now });
+    const out = await queueDraft(tx, { locked, actor, reason, draftValues, editDetail, trail, now });
+    await audited('reply.queued', { reason, suggestion_id: out.suggestion_id });
+    return out;
   });
   if (isRefused(result)) throw result.refused;
   return result;

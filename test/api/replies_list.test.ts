@@ -149,6 +149,6 @@ describe('the same path for the review queue', () => {
     const doc = (await t.call('GET', '/openapi.json', { key: null })).json;
     const op = doc.paths['/v1/replies'].get;
     expect(op.security).toEqual([{ ServiceKey: ['leads.read'] }, { ServiceKey: ['replies.approve'] }]);
-    expect(op.parameters.map((p: any) => p.name).sort()).toEqual(['campaign_id', 'limit', 'offset', 'since', 'status']);
+    expect(op.parameters.map((p: any) => p.name).sort()).toEqual(['campaign_id', 'client_id', 'limit', 'offset', 'since', 'status']);
   });
 });
