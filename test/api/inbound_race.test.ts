@@ -1,6 +1,6 @@
 // Sending tools retry on any timeout, often several times at once. On real PostgreSQL (integration tier) these
 // deliveries really overlap; the embedded tier runs them too, serialised by PGlite.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaigns, events, inboundMessages, leads, replies } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
@@ -31,7 +31,8 @@ describe('inbound delivery races', () => {
     const storedLeads = await db().select().from(leads).where(eq(leads.orgId, t.org.id));
     expect(storedLeads).toHaveLength(1);
     expect(storedLeads[0].replyCount).toBe(1);
-    const created = await db().select().from(campaigns).where(eq(campaigns.providerCampaignId, 'race-1'));
+    // This organization's: other tests' organizations may use the same provider id.
+    const created = await db().select().from(campaigns).where(and(eq(campaigns.orgId, t.org.id), eq(campaigns.providerCampaignId, 'race-1')));
     expect(created).toHaveLength(1);
     expect(created[0].replied).toBe(1);
     const replied = (await db().select().from(events).where(eq(events.orgId, t.org.id))).filter((e) => e.kind === 'lead.replied');
