@@ -5,10 +5,17 @@ export type Load = { rps: number; p50: number; p99: number; requests: number; er
 
 export async function load(
   url: string,
-  opts: { headers?: () => Record<string, string>; seconds?: number; connections?: number } = {},
+  opts: { headers?: () => Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST'; body?: string } = {},
 ): Promise<Load> {
   const requests = opts.headers ? [{ setupRequest: (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, ...opts.headers!() } }) }] : undefined;
-  const r = await autocannon({ url, requests: requests as never, duration: opts.seconds ?? 8, connections: opts.connections ?? 10 });
+  const r = await autocannon({
+    url,
+    requests: requests as never,
+    duration: opts.seconds ?? 8,
+    connections: opts.connections ?? 10,
+    ...(opts.method ? { method: opts.method } : {}),
+    ...(opts.body !== undefined ? { body: opts.body } : {}),
+  });
   return {
     rps: r.requests.average,
     p50: r.latency.p50,

@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark, on the embedded defaults and on this machine's PostgreSQL and Redis through
 // the production adapters, then the soak; writes bench/RESULTS.md (figures beside their baselines, ratios, round
 // trips, the machine and the date). Each benchmark runs in its own process so one cannot slow the next.
+// `npx tsx bench/run_all.ts read_paths mcp` runs only the benchmarks whose script names match and replaces their
+// sections in bench/RESULTS.md, keeping the others' figures (each section is dated).
 import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const PG = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -12,6 +14,8 @@ const PRODUCTION = { BENCH_POSTGRES_URL: PG, BENCH_REDIS_URL: REDIS };
 const runs: { title: string; script: string; env: Record<string, string> }[] = [
   { title: 'Read paths: embedded (PGlite, in-process limits)', script: 'bench/read_paths.ts', env: {} },
   { title: 'Read paths: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/read_paths.ts', env: PRODUCTION },
+  { title: 'MCP tool server: embedded (PGlite, in-process limits)', script: 'bench/mcp.ts', env: {} },
+  { title: 'MCP tool server: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/mcp.ts', env: PRODUCTION },
   { title: 'Webhook deliveries: embedded (PGlite; embedded scheduler and QStash emulator)', script: 'bench/webhooks.ts', env: {} },
   { title: 'Webhook deliveries: production adapters (Neon driver → PostgreSQL; embedded scheduler and QStash emulator)', script: 'bench/webhooks.ts', env: PRODUCTION },
   { title: 'CRM sync on 100,000 leads: embedded (PGlite, in-process limits)', script: 'bench/crm.ts', env: {} },
@@ -35,8 +39,9 @@ function run(script: string, env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
+const cpuLabel = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`;
 const only = process.argv.slice(2);
-const sections: string[] = [];
+const sections = new Map<string, string>();
 let failed = 0;
 for (const r of runs) {
   if (only.length && !only.some((o) => r.script.includes(o))) continue;
@@ -44,15 +49,30 @@ for (const r of runs) {
   const { code, output, seconds } = await run(r.script, r.env);
   if (code !== 0) failed++;
   const shown = output.split('\n').filter((l) => !/^npm warn/.test(l)).join('\n').trim();
-  sections.push(`## ${r.title}\n\n\`npx tsx ${r.script}\`${Object.keys(r.env).length ? ` with ${Object.keys(r.env).join(', ')}` : ''} — ${seconds} s, exit ${code}\n\n\`\`\`\n${shown}\n\`\`\`\n`);
+  const day = new Date().toISOString().slice(0, 10);
+  sections.set(r.title, `## ${r.title}\n\n\`npx tsx ${r.script}\`${Object.keys(r.env).length ? ` with ${Object.keys(r.env).join(', ')}` : ''} — ${seconds} s, exit ${code}, ${day} on ${cpuLabel}\n\n\`\`\`\n${shown}\n\`\`\`\n`);
 }
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+// A partial run keeps the sections it did not run, as the file had them, in the order of `runs`.
+const kept = new Map<string, string>();
+let earlier: string | undefined; // the last full run's "Measured … on …" line, for the sections that do not name their own
+if (only.length && existsSync('bench/RESULTS.md')) {
+  const [head, ...parts] = readFileSync('bench/RESULTS.md', 'utf8').split(/^(?=## )/m);
+  earlier = head.match(/^(?:Sections without a date of their own: )?(Measured .*)$/m)?.[1];
+  for (const part of parts) kept.set(part.slice(3, part.indexOf('\n')).trim(), part.trimEnd() + '\n');
+}
+const titles = [...runs.map((r) => r.title), ...kept.keys()].filter((t, i, all) => all.indexOf(t) === i);
+const body = titles.map((t) => sections.get(t) ?? kept.get(t)).filter((s): s is string => s !== undefined);
+const machine = `${cpuLabel}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+const measured = only.length
+  ? `Re-measured ${new Date().toISOString()} on ${machine}: ${[...sections.keys()].join('; ')}. The other sections keep the figures of their own run.` +
+    (earlier ? `\nSections without a date of their own: ${earlier}` : '')
+  : `Measured ${new Date().toISOString()} on ${machine}.`;
 writeFileSync(
   'bench/RESULTS.md',
-  `# Benchmark results\n\nMeasured ${new Date().toISOString()} on ${machine}.\n` +
+  `# Benchmark results\n\n${measured}\n` +
     `These machines are shared and noisy: read the ratios against the baseline measured in the same run, not the absolute times.\n\n` +
-    sections.join('\n'),
+    body.join('\n'),
 );
-console.log(`\nwrote bench/RESULTS.md (${sections.length} benchmarks, ${failed} failed)`);
+console.log(`\nwrote bench/RESULTS.md (${sections.size} benchmarks run, ${body.length - sections.size} kept, ${failed} failed)`);
 process.exit(failed ? 1 : 0);

@@ -26,6 +26,11 @@ export async function seedLeads(db: Db, leads: number) {
   const result = (await db.execute(sql`select id from replies where org_id = ${org.id} order by received_at desc limit 1 offset 500`)) as unknown as { rows: { id: string }[] };
   // Many keys, so the benchmark measures the limit checks without being refused by them (1,000/min per key).
   const keys: string[] = [];
-  for (let i = 0; i < 60; i++) keys.push((await createKey(db, org.id, { name: `bench key ${i}`, rate_limit_per_minute: 1000 })).secret);
-  return { org, keys, replyId: result.rows[0].id };
+  const keyIds: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const created = await createKey(db, org.id, { name: `bench key ${i}`, rate_limit_per_minute: 1000 });
+    keys.push(created.secret);
+    keyIds.push(created.key.id);
+  }
+  return { org, keys, keyIds, replyId: result.rows[0].id };
 }

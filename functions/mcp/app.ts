@@ -16,7 +16,9 @@ export const mcpGroup = newGroup();
 
 const serve = (server: ToolServer) => async (c: Context<AppEnv>) => {
   const filter = listingFilter(c.req.header('x-mcp-toolsets') ?? c.req.query('toolsets'), c.req.query('readonly'));
-  return server.handle(c.req.raw, await c.req.text(), { call: callOf(c, 'mcp'), filter, log: c.get('services').log, path: c.req.path });
+  const res = await server.handle(c.req.raw, await c.req.text(), { call: callOf(c, 'mcp'), filter, log: c.get('services').log, path: c.req.path });
+  // Through the context, so the headers the platform set on the way in (X-RateLimit-*, X-Request-Id) go out too.
+  return c.newResponse(res.body, { status: res.status as 200, headers: res.headers });
 };
 
 mcpGroup.all('/mcp', async (c) => {

@@ -145,7 +145,7 @@ export function createPlatform(opts: PlatformOptions) {
   const keyAuth = authenticate();
   app.use('/v1/*', (c, next) => (isInboundPath(c.req.path) ? next() : keyAuth(c, next)));
   // The tool server's transport rules come before the key: a rebinding page gets 403 whatever it sends.
-  app.use('/mcp', mcpTransportGuard(), keyAuth);
+  // Hono's `/mcp/*` also matches `/mcp` itself: one registration, or every request would count twice.
   app.use('/mcp/*', mcpTransportGuard(), keyAuth);
   app.use('/admin/*', limitByIp());
   app.use('/openapi.json', limitByIp());

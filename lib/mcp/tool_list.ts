@@ -14,8 +14,27 @@ export type ToolDef = {
 
 /** MCP wants an object schema at the root; a two-step tool's result is either of two objects. */
 function objectRoot(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, ...rest } = schema;
+  const { $schema: _, ...rest } = compact(schema) as Record<string, unknown>;
   return rest.type === 'object' ? rest : { type: 'object', ...rest };
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The listing is read by a model on every conversation, so it says each constraint once: a `pattern` next to a
+ * `format` (zod writes both for uuids and dates) and integer bounds of ±2^53 (zod's default for `.int()`) add
+ * tokens and no information. Validation is unchanged: it runs on the zod schemas, not on this text.
+ */
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'pattern' && 'format' in node) continue;
+    if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
+    out[k] = compact(v);
+  }
+  return out;
 }
 
 const titleOf = (name: string) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());

@@ -180,3 +180,20 @@ describe('the tool list', () => {
     expect(bad.json.error.message).toMatch(/bogus/);
   });
 });
+
+describe('the platform around the tool server', () => {
+  it('counts one request against the key per call and answers with the rate-limit and request-id headers', async () => {
+    const own = await t.addKey({ name: 'counted', kind: 'agency', scopes: [], rate_limit_per_minute: 500 });
+    const first = await post(rpc('ping'), { key: own });
+    const second = await post(rpc('ping', {}, 2), { key: own });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('500');
+    expect(first.headers.get('x-request-id')).toBeTruthy();
+    expect(Number(first.headers.get('x-ratelimit-remaining')) - Number(second.headers.get('x-ratelimit-remaining'))).toBe(1);
+  });
+
+  it('says an unknown tool once, without a library prefix', async () => {
+    const r = await post(rpc('tools/call', { name: 'no_such_tool', arguments: {} }));
+    expect(r.json.error).toEqual({ code: -32602, message: 'unknown tool: no_such_tool' });
+  });
+});
