@@ -19,7 +19,7 @@ const SAMPLE_REPLIES = [
 export async function seedDemoOrg(db: Db, classify: Classify, now: Date) {
   const [{ n }] = await db.select({ n: count() }).from(organizations);
   if (Number(n) > 0) return null;
-  const org = await createOrg(db, { name: 'Demo Agency', features: { crm: true }, demo: true });
+  const org = await createOrg(db, { name: 'Demo Agency', features: { crm: true, agency_tools: true }, demo: true });
   const client = await createClient(db, org.id, { name: 'Northwind Traders' });
   const campaign = await createCampaign(db, org.id, { name: 'Q4 outbound - operations leaders', client_id: client.id, sent: 1200, opened: 540 }, now);
   for (const [i, r] of SAMPLE_REPLIES.entries()) {
@@ -28,12 +28,16 @@ export async function seedDemoOrg(db: Db, classify: Classify, now: Date) {
   return { org, keys: await issueDemoKeys(db, org.id, client.id) };
 }
 
-/** The demo organization's three keys (owner, agent at level 2, CRM sync); new ones each call, shown once. */
+/**
+ * The demo organization's keys (owner, agent at level 2, CRM sync, and an assistant's agency key for the tool server
+ * at /mcp: reads answer, writes get demo_org as in any demo organization); new ones each call, shown once.
+ */
 async function issueDemoKeys(db: Db, orgId: string, clientId: string) {
   const owner = await createKey(db, orgId, { name: 'demo owner (review queue)', scopes: ['*'] });
   const agent = await createKey(db, orgId, { name: 'demo agent (sends at once)', scopes: ['leads.read', 'replies.send', 'replies.approve', 'webhooks.manage'], autonomy_level: 2 });
   const crm = await createKey(db, orgId, { name: 'demo CRM sync', scopes: ['crm.read', 'crm.write'], client_id: clientId });
-  return [owner, agent, crm];
+  const assistant = await createKey(db, orgId, { name: 'demo assistant (MCP)', kind: 'agency', scopes: ['replies.approve', 'leads.read', 'reports.read'] });
+  return [owner, agent, crm, assistant];
 }
 
 /**
