@@ -1,27 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import type { Group } from '../../lib/http/env';
 import { json, jsonBody } from '../../lib/http/openapi';
-import { createFollowup, listFollowups, resolveFollowup } from '../../lib/followups/plan';
+import { createFollowup, FollowupViewSchema, listFollowups, resolveFollowup } from '../../lib/followups/plan';
 import { requireOrg } from '../../lib/orgs/admin';
 import { adminRoute } from './route';
 import { OrgIdParam } from './schema';
 
-const Followup = z
-  .object({
-    id: z.uuid(),
-    lead_id: z.uuid(),
-    reply_id: z.uuid(),
-    kind: z.enum(['followup', 'checkin']),
-    due_at: z.string(),
-    status: z.enum(['planned', 'review', 'cancelled', 'sent']),
-    reason: z.string().nullable(),
-    body: z.string(),
-    attempts: z.number().int(),
-    next_attempt_at: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('Followup');
+const Followup = FollowupViewSchema;
 
 const CreateFollowupBody = z.strictObject({
   reply_id: z.uuid(),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { and, asc, eq } from 'drizzle-orm';
 import { followups, leads, replies } from '../../schema';
 import type { Db } from '../db/types';
@@ -13,7 +14,25 @@ export type FollowupKind = Followup['kind'];
 /** The Decision Trail actor for what the organization owner does through the admin API. */
 export const OWNER_ACTOR = 'owner';
 
-export const followupView = (f: Followup) => ({
+export const FOLLOWUP_STATUSES = ['planned', 'review', 'cancelled', 'sent'] as const;
+
+/** The shape followupView gives: one schema for every route and tool that shows a follow-up. */
+export const FollowupViewSchema = z.object({
+  id: z.string(),
+  lead_id: z.string(),
+  reply_id: z.string(),
+  kind: z.enum(['followup', 'checkin']),
+  due_at: z.string(),
+  status: z.enum(FOLLOWUP_STATUSES),
+  reason: z.string().nullable(),
+  body: z.string(),
+  attempts: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const followupView = (f: Followup): z.infer<typeof FollowupViewSchema> => ({
   id: f.id,
   lead_id: f.leadId,
   reply_id: f.replyId,

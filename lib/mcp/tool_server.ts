@@ -56,6 +56,9 @@ export class ToolServer {
    * platform's middlewares have already read from the stream.
    */
   async handle(req: Request, body: string, ctx: { call: AgencyCall; filter: ListingFilter; log: Logger; path: string }): Promise<Response> {
+    const parsed = parseJson(body);
+    const malformed = parsed.ok ? malformedToolCall(parsed.value) : null;
+    if (malformed) return Response.json(malformed, { status: 200 });
     const server = new Server({ name: this.opts.name, version: this.opts.version }, {
       capabilities: { tools: { listChanged: false } },
       instructions: this.opts.instructions,
@@ -63,8 +66,6 @@ export class ToolServer {
     });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsFor(this.opts.ops, this.defs, ctx.call.auth, ctx.filter, this.opts.mayList) as never }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => this.callTool(request.params.name, request.params.arguments, ctx));
-    const malformed = malformedToolCall(body);
-    if (malformed) return Response.json(malformed, { status: 200 });
     const accept = req.headers.get('accept') ?? '';
     // JSON unless the client accepts only an event stream; the SDK insists on both in Accept, so say both to it.
     const jsonResponse = accept.includes('application/json') || !accept.includes('text/event-stream');
@@ -73,7 +74,10 @@ export class ToolServer {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: jsonResponse });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(new Request(req.url, { method: req.method, headers, body }));
+      // Parsed once here; unparseable text goes to the transport, which answers its parse error (-32700).
+      return parsed.ok
+        ? await transport.handleRequest(new Request(req.url, { method: req.method, headers }), { parsedBody: parsed.value })
+        : await transport.handleRequest(new Request(req.url, { method: req.method, headers, body }));
     } finally {
       if (jsonResponse) await server.close();
     }
@@ -96,19 +100,21 @@ export class ToolServer {
   }
 }
 
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
 const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A tools/call whose params are not a tool name and an argument object is invalid params (-32602) per JSON-RPC.
  * The SDK would answer its own schema failure as an internal error (-32603), which tells a client the server broke.
  */
-function malformedToolCall(body: string): Record<string, unknown> | null {
-  let message: unknown;
-  try {
-    message = JSON.parse(body);
-  } catch {
-    return null; // the transport answers unparseable JSON with its parse error (-32700)
-  }
+function malformedToolCall(message: unknown): Record<string, unknown> | null {
   if (!isPlainObject(message)) return null;
   const m = message as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
   if (m.method !== 'tools/call') return null;

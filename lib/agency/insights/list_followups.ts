@@ -1,25 +1,13 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { campaigns, followups, leads } from '../../../schema';
-import { followupView } from '../../followups/plan';
+import { FOLLOWUP_STATUSES, FollowupViewSchema, followupView } from '../../followups/plan';
 import { findClient } from '../clients/view';
 import type { AgencyCall } from '../operation';
 
-export const FOLLOWUP_STATUSES = ['planned', 'review', 'cancelled', 'sent'] as const;
+export { FOLLOWUP_STATUSES };
 
-export const AgencyFollowupSchema = z.object({
-  id: z.string(),
-  lead_id: z.string(),
-  reply_id: z.string(),
-  kind: z.enum(['followup', 'checkin']),
-  due_at: z.string(),
-  status: z.enum(FOLLOWUP_STATUSES),
-  reason: z.string().nullable(),
-  body: z.string(),
-  attempts: z.number().int(),
-  next_attempt_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+export const AgencyFollowupSchema = FollowupViewSchema.extend({
   lead_email: z.string(),
   campaign_id: z.string(),
   client_id: z.string().nullable(),
