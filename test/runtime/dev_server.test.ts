@@ -13,7 +13,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 type Dev = { child: ChildProcess; output: () => string; base: string };
 
-/** `npm run dev` in its own process group, resolved once it prints where it listens. */
+/** `npm run dev` in its own process group, resolved once it has printed its whole banner (the last line is the
+ * Ctrl-C hint; stdout arrives in chunks, so "listening on" alone may come before the keys). */
 async function startDev(extraArgs: string[] = []): Promise<Dev> {
   const port = await freePort();
   const child = spawn('npm', ['run', 'dev', '--', ...extraArgs], {
@@ -25,7 +26,7 @@ async function startDev(extraArgs: string[] = []): Promise<Dev> {
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const until = Date.now() + 90_000;
-  while (!out.includes('listening on')) {
+  while (!out.includes('Ctrl-C stops the server.')) {
     if (Date.now() > until || child.exitCode !== null) throw new Error(`npm run dev did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 200));
   }
