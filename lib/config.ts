@@ -55,6 +55,17 @@ const ConfigSchema = z.object({
   // Sending tools' API hosts (the per-organization `instantly` / `smartlead` providers); set only to reach a stand-in.
   INSTANTLY_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.instantly.ai'),
   SMARTLEAD_API_URL: z.url({ protocol: /^https?$/ }).default('https://server.smartlead.ai/api/v1'),
+  // Studio ports (agency-operator.md §6): each defaults to its deterministic simulation (`sim`).
+  SIM_SEED: z.string().min(1).default('sim'),
+  // MX/SPF scan of imported leads' domains: the simulation, or DNS-over-HTTPS (RFC 8484 JSON API) at DOH_URL.
+  DNS: z.enum(['sim', 'doh']).default('sim'),
+  DOH_URL: z.url({ protocol: /^https?$/ }).default('https://cloudflare-dns.com/dns-query'),
+  // The email waterfall's finders: the simulation, or Hunter's Email Finder/Verifier API (HUNTER_API_KEY).
+  EMAIL_FINDER: z.enum(['sim', 'hunter']).default('sim'),
+  HUNTER_API_KEY: z.string().optional(),
+  HUNTER_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.hunter.io/v2'),
+  // Leads out to a table tool: the simulation (rows in sim_table_posts), or real HTTP POSTs to the destination.
+  TABLE_TOOL: z.enum(['sim', 'http']).default('sim'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

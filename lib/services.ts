@@ -8,6 +8,7 @@ import type { Classify } from './ingest/ingest_reply';
 import type { Logger } from './log';
 import type { Queue } from './queue/port';
 import type { AiEngine } from './ai/types';
+import type { StudioPorts } from './ports/studio';
 
 /**
  * The ports one request works with. Built once per process under Node, once per request on Workers
@@ -31,6 +32,8 @@ export interface Services {
   queue: Queue;
   /** Reply suggestions: the offline engine, or the hosted model AI_PROVIDER names (no silent fallback). */
   ai: AiEngine;
+  /** The Studio's outside effects: DNS scan, email finders, table tool (each `sim` unless configured). */
+  studio: StudioPorts;
   /** The budget of one model call, counted from the handler's start; absent = lib/ai/suggest AI_TIME_LIMIT_MS. */
   aiTimeLimitMs?: number;
 }

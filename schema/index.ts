@@ -6,3 +6,4 @@ export * from './ai';
 export * from './inbound';
 export * from './suppressions';
 export * from './agency';
+export * from './pool';

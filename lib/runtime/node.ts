@@ -1,5 +1,6 @@
 // Node runtime: `npm run dev`, tests and benchmarks. Chooses adapters from configuration only:
 // DATABASE_URL → Neon driver (WebSocket), else PGlite in DATA_DIR; UPSTASH_* → Upstash, else in-process limits.
+import { createStudioPorts } from '../ports/studio';
 import { WebSocket } from 'ws';
 import { KeyCache } from '../auth/keys';
 import type { Config } from '../config';
@@ -65,6 +66,7 @@ export async function createNodeServices(config: Config, opts: { database?: Data
     resolveHost: nodeResolver,
     queue: createQueue(config, database.db, clock),
     ai: opts.ai ?? createAiEngine(config),
+    studio: createStudioPorts(config),
     close: () => database.close(),
   };
 }

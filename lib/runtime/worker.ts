@@ -1,5 +1,6 @@
 // Cloudflare Workers runtime: production adapters only (Neon over WebSocket, Upstash). An isolate's memory
 // limits nothing on Workers, so missing Upstash configuration is a configuration error here, not a fallback.
+import { createStudioPorts } from '../ports/studio';
 import type { Context } from 'hono';
 import { KeyCache } from '../auth/keys';
 import { loadConfig, type Config } from '../config';
@@ -63,6 +64,7 @@ export function workerServices(env: Record<string, unknown>): { services: Servic
     secrets,
     queue,
     ai,
+    studio: createStudioPorts(config),
   };
   return { services, dispose: () => database.close() };
 }

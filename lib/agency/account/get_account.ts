@@ -47,5 +47,8 @@ function adaptersOf(config: Record<string, unknown>): Record<string, string> {
     ai: pick('AI_PROVIDER', 'offline'),
     // Simulated time (CLOCK=sim) arrives with the plans engine; until then the wall clock rules.
     clock: 'wall',
+    dns: pick('DNS', 'sim'),
+    email_finder: pick('EMAIL_FINDER', 'sim'),
+    table_tool: pick('TABLE_TOOL', 'sim'),
   };
 }
