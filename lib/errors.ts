@@ -20,6 +20,18 @@ export const ERROR_STATUS = {
   confirm_token_used: 409,
   preview_stale: 409,
   studio_paused: 423,
+  // The Studio's own rules (agency-operator.md §4 "Extra error codes").
+  dry_run_failed: 409,
+  person_confirmation_required: 409,
+  confirm_large_required: 409,
+  push_gate_closed: 409,
+  not_undoable: 409,
+  source_missing: 409,
+  unpark_refused: 409,
+  recipe_invalid: 422,
+  // The table-tool bridge (agency-operator.md §7).
+  bridge_not_enabled: 403,
+  no_usable_row: 422,
   // A two-step import whose preview found nothing to do (agency import_campaigns).
   nothing_to_import: 409,
   not_found: 404,
