@@ -9,7 +9,8 @@ const SETS: [string, string][] = [
   ['tuning set', 'replies.labelled.json'],
   ['fresh set', 'replies.fresh.json'],
   ['second fresh set', 'replies.fresh2.json'],
-  ['third fresh set (never tuned on)', 'replies.fresh3.json'],
+  ['third fresh set', 'replies.fresh3.json'],
+  ['fourth fresh set', 'replies.fresh4.json'],
 ];
 const showAllMisses = process.argv.includes('--misses');
 

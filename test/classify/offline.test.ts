@@ -245,3 +245,40 @@ describe('phrase families of the fresh2 round', () => {
     expect(label(text)).toBe(expected);
   });
 });
+
+// Families added in the fresh3/fresh4 rounds, tested on sentences that are in no fixture set.
+describe('phrase families of the fresh3 and fresh4 rounds', () => {
+  it.each([
+    // bare refusals and short imperatives
+    ['My answer is still no.', undefined, 'not_interested'],
+    ['Nope. Not for us.', undefined, 'not_interested'],
+    ['Got your third email. Delete this.', undefined, 'not_interested'],
+    ["We'd never outsource this.", undefined, 'not_interested'],
+    ["We don't work with agencies.", undefined, 'not_interested'],
+    ['Wir arbeiten grundsätzlich nicht mit Agenturen.', undefined, 'not_interested'],
+    ['No contratamos agencias externas.', undefined, 'not_interested'],
+    // a no with a time qualifier stays a deferral (rule 4)
+    ['Not something we need right now.', undefined, 'warm'],
+    ["We don't need an agency at the moment, try us in Q4.", undefined, 'warm'],
+    // confusion is cold, not curiosity
+    ['Was this written by a bot?', undefined, 'cold'],
+    ["Sorry, you've emailed the wrong Sarah.", undefined, 'cold'],
+    ['Waarom krijg ik deze mail?', undefined, 'cold'],
+    ['Je ne comprends pas votre message.', undefined, 'cold'],
+    ['This mailbox is not monitored.', undefined, 'cold'],
+    // hand-offs for an opinion and "first I have to discuss it"
+    ['Shared this with our CFO to get her take, will let you know.', undefined, 'warm'],
+    ['Ich muss das erst mit meinem Partner besprechen, ich gebe Ihnen Bescheid.', undefined, 'warm'],
+    // absences: subject prefix, "de baja", a mailbox unmonitored for a period, a day off
+    ['Back next week.', 'Auto: Re: quick idea', 'ooo'],
+    ['Estoy de baja, vuelvo el lunes.', undefined, 'ooo'],
+    ['This inbox is not monitored during the summer break. We reopen on 1 September.', undefined, 'ooo'],
+    ['Ik ben morgen vrij, vrijdag lees ik je mail.', undefined, 'ooo'],
+    // spam as a deliverability topic; a contract with someone else; a proposal received
+    ['Do your emails end up in the spam folder much?', undefined, 'warm'],
+    ['Wir haben einen Vertrag mit einer anderen Agentur.', undefined, 'not_interested'],
+    ['Envoyez-moi votre proposition pour 5 licences.', undefined, 'hot'],
+  ] as const)('%j (subject %j) → %s', (text, subject, expected) => {
+    expect(label(text, subject)).toBe(expected);
+  });
+});
