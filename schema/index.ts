@@ -7,3 +7,4 @@ export * from './inbound';
 export * from './suppressions';
 export * from './agency';
 export * from './pool';
+export * from './recipes';
