@@ -8,3 +8,4 @@ export * from './suppressions';
 export * from './agency';
 export * from './pool';
 export * from './recipes';
+export * from './plans';
