@@ -13,7 +13,7 @@ export default defineConfig({
     projects: [
       { extends: true as const, test: { name: 'embedded', globalSetup: ['test/helpers/global_setup.ts'], include: ['test/**/*.test.ts'], env: { TIER: 'embedded' } } },
       ...(integration
-        ? [{ extends: true as const, test: { name: 'integration', globalSetup: ['test/helpers/global_setup.ts'], include: ['test/api/**/*.test.ts', 'test/agency/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/worker/**/*.test.ts'], env: { TIER: 'integration' } } }]
+        ? [{ extends: true as const, test: { name: 'integration', globalSetup: ['test/helpers/global_setup.ts'], include: ['test/api/**/*.test.ts', 'test/agency/**/*.test.ts', 'test/bridge/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/worker/**/*.test.ts'], env: { TIER: 'integration' } } }]
         : []),
     ],
   },

@@ -22,6 +22,8 @@ const runs: { title: string; script: string; env: Record<string, string> }[] = [
   { title: 'CRM sync on 100,000 leads: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/crm.ts', env: PRODUCTION },
   { title: 'Inbound reply webhooks: embedded (PGlite, in-process limits)', script: 'bench/inbound.ts', env: {} },
   { title: 'Inbound reply webhooks: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/inbound.ts', env: PRODUCTION },
+  { title: 'Table-tool bridge at 1,200 rows/min, import pipeline, never-mail import: embedded (PGlite, in-process limits)', script: 'bench/bridge.ts', env: {} },
+  { title: 'Table-tool bridge at 1,200 rows/min: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/bridge.ts', env: PRODUCTION },
   { title: 'Soak: fixed rate across the core endpoints, RSS every 10 s (embedded)', script: 'bench/soak.ts', env: {} },
 ];
 

@@ -1,6 +1,7 @@
 import { adminGroup } from './admin/app';
 import { agencyGroup } from './agency/app';
 import { aiGroup } from './ai/app';
+import { bridgeGroup } from './bridge/app';
 import { campaignsGroup } from './campaigns/app';
 import { crmGroup } from './crm/app';
 import { inboundGroup } from './inbound/app';
@@ -12,4 +13,4 @@ import { reportsGroup } from './reports/app';
 import { webhooksGroup } from './webhooks/app';
 
 /** Every resource group: served together by the Node server, one Worker each on Cloudflare. */
-export const allGroups = [meGroup, leadsGroup, campaignsGroup, reportsGroup, adminGroup, webhooksGroup, jobsGroup, aiGroup, crmGroup, inboundGroup, agencyGroup, mcpGroup];
+export const allGroups = [meGroup, leadsGroup, campaignsGroup, reportsGroup, adminGroup, webhooksGroup, jobsGroup, aiGroup, crmGroup, inboundGroup, agencyGroup, mcpGroup, bridgeGroup];

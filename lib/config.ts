@@ -66,6 +66,11 @@ const ConfigSchema = z.object({
   HUNTER_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.hunter.io/v2'),
   // Leads out to a table tool: the simulation (rows in sim_table_posts), or real HTTP POSTs to the destination.
   TABLE_TOOL: z.enum(['sim', 'http']).default('sim'),
+  // Company facts, vacancies and signals: the simulation, or PredictLeads' API v3 (key and token, both required).
+  ENRICHMENT: z.enum(['sim', 'predictleads']).default('sim'),
+  PREDICTLEADS_API_URL: z.url({ protocol: /^https?$/ }).default('https://predictleads.com/api/v3'),
+  PREDICTLEADS_API_KEY: z.string().optional(),
+  PREDICTLEADS_API_TOKEN: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

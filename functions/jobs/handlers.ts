@@ -2,6 +2,9 @@ import type { JobHandlers } from '../../lib/queue/port';
 import type { RunnerOptions } from '../../lib/queue/runner';
 import { DISPATCH_JOB, SWEEP_JOB, webhookJobHandlers } from '../../lib/webhooks/jobs';
 import { FOLLOWUP_SWEEP_JOB, followupJobHandlers } from '../../lib/followups/jobs';
+import { TABLE_PUSH_SWEEP_JOB, tablePushJobHandlers } from '../../lib/bridge/jobs';
+import { signalsJobHandlers } from '../../lib/signals/jobs';
+import { FORMULA_SWEEP_JOB, formulaJobHandlers } from '../../lib/formulas/jobs';
 
 /**
  * Every job kind the service runs, for both queue adapters (QStash → POST /jobs/run, and the embedded runner).
@@ -11,6 +14,12 @@ export const jobHandlers: JobHandlers = {
   ...webhookJobHandlers(),
   // Follow-ups and check-ins: `followup.send` at their due time, `followup.sweep` for any whose job went missing.
   ...followupJobHandlers(),
+  // Leads out to a client's table tool: `table_push.run` per push (re-enqueued until done), `table_push.sweep`.
+  ...tablePushJobHandlers(),
+  // Signals runs: `signals.round` per round of a run, each queuing the next until the run is done.
+  ...signalsJobHandlers(),
+  // Formula runs: `formula_run.round` per round (each queues the next), `formula_run.sweep` for stalled runs.
+  ...formulaJobHandlers(),
 };
 
 /**
@@ -23,5 +32,7 @@ export const jobSchedule: RunnerOptions = {
   periodic: [
     { kind: SWEEP_JOB, everyMs: 60_000 },
     { kind: FOLLOWUP_SWEEP_JOB, everyMs: 60_000 },
+    { kind: TABLE_PUSH_SWEEP_JOB, everyMs: 60_000 },
+    { kind: FORMULA_SWEEP_JOB, everyMs: 60_000 },
   ],
 };

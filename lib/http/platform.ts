@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { timeout } from 'hono/timeout';
+import { bodyLimits } from './body_limits';
 import { ApiError, envelope } from '../errors';
 import { dispatchAfterWrites } from '../webhooks/after_write';
 import type { Services } from '../services';
@@ -17,14 +17,8 @@ import { handleError } from './errors';
 import { rejectNulCharacters } from './nul_guard';
 import { mcpTransportGuard } from '../mcp/guard';
 
-export const MAX_BODY_BYTES = 50 * 1024;
-/** Sending tools post whole HTML mails with their quoted history: the inbound webhook takes up to 1 MB. */
-export const MAX_INBOUND_BODY_BYTES = 1024 * 1024;
-/** Sending tools' reply webhooks: authenticated by their source secret (functions/inbound), not by an API key. */
-const isInboundPath = (path: string) => path.startsWith('/v1/inbound/');
-/** The agency tool server: a tool call may carry a whole lead import (agency-operator.md §1: 2 MB). */
-export const MAX_MCP_BODY_BYTES = 2 * 1024 * 1024;
-const isMcpPath = (path: string) => path === '/mcp' || path.startsWith('/mcp/');
+/** Reply webhooks (functions/inbound) and table-tool rows (functions/bridge) carry their own secret, not an API key. */
+const isSecretAuthPath = (path: string) => path.startsWith('/v1/inbound/') || path.startsWith('/v1/bridge/');
 export const REQUEST_TIME_LIMIT_MS = 30_000;
 
 const API_TITLE = 'Reply Intelligence Service';
@@ -127,23 +121,14 @@ export function createPlatform(opts: PlatformOptions) {
   // After a write that may have committed outbox events, the webhook dispatcher runs now (not at the sweep).
   app.use('*', dispatchAfterWrites());
   app.use('*', timeout(opts.timeLimitMs ?? REQUEST_TIME_LIMIT_MS, () => new ApiError('request_timeout', 'request exceeded the 30 second limit') as never));
-  const limitBody = (maxSize: number) =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new ApiError('payload_too_large', `request body exceeds ${maxSize / 1024} KB`);
-      },
-    });
-  const apiBodyLimit = limitBody(MAX_BODY_BYTES);
-  const inboundBodyLimit = limitBody(MAX_INBOUND_BODY_BYTES);
-  const mcpBodyLimit = limitBody(MAX_MCP_BODY_BYTES);
-  app.use('*', (c, next) => (isInboundPath(c.req.path) ? inboundBodyLimit(c, next) : isMcpPath(c.req.path) ? mcpBodyLimit(c, next) : apiBodyLimit(c, next)));
+  // The body limit of the path (lib/http/body_limits.ts): 50 KB unless a route carries mails or lists.
+  app.use('*', bodyLimits());
 
   app.use('*', rejectNulCharacters());
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   const keyAuth = authenticate();
-  app.use('/v1/*', (c, next) => (isInboundPath(c.req.path) ? next() : keyAuth(c, next)));
+  app.use('/v1/*', (c, next) => (isSecretAuthPath(c.req.path) ? next() : keyAuth(c, next)));
   // The tool server's transport rules come before the key: a rebinding page gets 403 whatever it sends.
   // Hono's `/mcp/*` also matches `/mcp` itself: one registration, or every request would count twice.
   app.use('/mcp/*', mcpTransportGuard(), keyAuth);

@@ -20,7 +20,7 @@ export function createMemoryLimits(clock: Clock): Limits {
     const start = Math.floor(now / size) * size;
     const key = `${c.name}:${c.id}:${c.limit}:${start}`;
     const w = windows.get(key) ?? { count: 0, reset: start + size };
-    w.count++;
+    w.count += c.weight ?? 1;
     windows.set(key, w);
     return { success: w.count <= c.limit, limit: c.limit, remaining: Math.max(0, c.limit - w.count), reset: w.reset };
   };

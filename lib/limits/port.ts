@@ -7,6 +7,8 @@ export type LimitCheck = {
   id: string;
   limit: number;
   windowSec: number;
+  /** How many hits this check counts (default 1): a bridge request of 40 rows counts 40 against rows per minute. */
+  weight?: number;
 };
 
 export type LimitResult = {

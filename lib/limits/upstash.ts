@@ -39,7 +39,7 @@ export function createUpstashLimits(opts: { url: string; token: string; prefix?:
 
   const count = (checks: LimitCheck[]) =>
     checks.map(async (c): Promise<LimitResult> => {
-      const r = await limiter(c.name, c.limit, c.windowSec).limit(c.id);
+      const r = await limiter(c.name, c.limit, c.windowSec).limit(c.id, c.weight === undefined ? undefined : { rate: c.weight });
       return { success: r.success, limit: r.limit, remaining: Math.max(0, r.remaining), reset: r.reset };
     });
   const stampKey = (stamp: string) => `${prefix}:stamp:${stamp}`;

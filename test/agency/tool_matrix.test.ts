@@ -19,9 +19,9 @@ let attackerIds: Record<string, string>;
 let demoIds: Record<string, string>;
 beforeAll(async () => {
   env = await startTestEnv();
-  victim = await newTenant(env, { features: { agency_tools: true } });
-  attacker = await newTenant(env, { features: { agency_tools: true } });
-  demo = await newTenant(env, { features: { agency_tools: true } });
+  victim = await newTenant(env, { features: { agency_tools: true, studio: true } });
+  attacker = await newTenant(env, { features: { agency_tools: true, studio: true } });
+  demo = await newTenant(env, { features: { agency_tools: true, studio: true } });
   await demo.admin('PATCH', `/admin/v1/orgs/${demo.org.id}`, { demo: true });
   victimIds = await objectFixtures(env, victim);
   attackerIds = await objectFixtures(env, attacker);

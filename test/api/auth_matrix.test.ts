@@ -14,16 +14,22 @@ type Op = { method: string; path: string; scopes: string[] };
 let ops: Op[] = [];
 /** Routes authenticated by an inbound source's secret instead of an API key (sending tools' reply webhooks). */
 let sourceOps: Op[] = [];
+/** Routes authenticated by a bridge hook's secret (table tools posting rows into a client's pool). */
+let hookOps: Op[] = [];
 
 beforeAll(async () => {
   env = await startTestEnv();
-  victim = await newTenant(env, { features: { crm: true, agency_tools: true } });
-  attacker = await newTenant(env, { features: { crm: true, agency_tools: true } });
+  victim = await newTenant(env, { features: { crm: true, agency_tools: true, studio: true } });
+  attacker = await newTenant(env, { features: { crm: true, agency_tools: true, studio: true } });
   victimIds = await objectFixtures(env, victim);
   const doc = (await attacker.call('GET', '/openapi.json', { key: null })).json;
   for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
     if (!path.startsWith('/v1/')) continue;
     for (const [method, op] of Object.entries<any>(methods)) {
+      if ((op.security ?? []).some((s: Record<string, string[]>) => 'BridgeSecret' in s)) {
+        hookOps.push({ method: method.toUpperCase(), path, scopes: [] });
+        continue;
+      }
       if ((op.security ?? []).some((s: Record<string, string[]>) => 'InboundSecret' in s)) {
         sourceOps.push({ method: method.toUpperCase(), path, scopes: [] });
         continue;
@@ -126,6 +132,33 @@ describe('every /v1 route authenticated by an inbound source secret', () => {
     }
     const victimReplies = await victim.call('GET', '/v1/leads');
     expect(victimReplies.json.leads.map((l: any) => l.email)).not.toContain('fixture@prospect.io');
+  });
+});
+
+describe('every /v1 route authenticated by a bridge hook secret', () => {
+  it("exists, and answers 401 without the secret, with a wrong one, an API key, or another tenant's hook secret; stores nothing", async () => {
+    expect(hookOps.map((o) => `${o.method} ${o.path}`)).toEqual(['POST /v1/bridge/inbound/{hook_id}']);
+    const attackerIds = await objectFixtures(env, attacker);
+    for (const op of hookOps) {
+      const path = fill(op.path, victimIds);
+      const presented: Array<Record<string, string>> = [
+        {},
+        { 'x-bridge-secret': 'brsec_' + 'x'.repeat(43) },
+        { 'x-bridge-secret': victim.key },
+        { 'x-service-key': victim.key },
+        { authorization: `Bearer ${attackerIds.bridge_secret}` },
+        { 'x-bridge-secret': attackerIds.bridge_secret },
+      ];
+      for (const headers of presented) {
+        const r = await attacker.call(op.method, path, { key: null, headers, body: sampleBody(op.method, op.path), ip: randomIp() });
+        expect(r.status, `${op.method} ${op.path} ${Object.keys(headers).join(',')}`).toBe(401);
+        expect(r.json.error.code).toBe('unauthorized');
+      }
+      const own = await attacker.call(op.method, fill(op.path, attackerIds), { key: null, headers: { 'x-bridge-secret': attackerIds.bridge_secret }, body: sampleBody(op.method, op.path), ip: randomIp() });
+      expect(own.status, own.text).toBe(200);
+    }
+    const victimPool = await victim.call('GET', `/v1/agency/clients/${victim.client.id}/leads`, { key: await victim.addKey({ kind: 'agency', scopes: [] }) });
+    if (victimPool.status === 200) expect(victimPool.json.leads.map((l: any) => l.email)).not.toContain('fixture@fixture-table.example');
   });
 });
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendingProviders, webhooks } from '../../schema';
+import { sendingProviders, tableDestinations, webhooks } from '../../schema';
 import { createSecretBox, type SecretBox } from '../../lib/crypto/secret_box';
 import { reencryptStoredSecrets } from '../../lib/crypto/rotate';
 import { providerView } from '../../lib/mail/provider';
@@ -123,6 +123,35 @@ describe('reencryptStoredSecrets and a sending tool API key', () => {
     expect(await providerView(after, { secrets: newOnly })).toEqual({ kind: 'instantly', api_key_hint: `…${apiKey.slice(-4)}` });
     expect(await reencryptStoredSecrets(env.services.db, createSecretBox(newKey, TEST_ENCRYPTION_KEY))).toContainEqual(
       expect.objectContaining({ store: 'sending provider secrets', rows: 1, reencrypted: 0, alreadyCurrent: 1 }),
+    );
+  });
+});
+
+describe('reencryptStoredSecrets and a table destination token', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv();
+  });
+  afterAll(() => env.close());
+
+  it('moves the token to the new key; the push job still reads it; a destination without a token is not a row to move', async () => {
+    const t = await newTenant(env, { features: { studio: true } });
+    const put = await t.admin('PUT', `/admin/v1/clients/${t.client.id}/table-destination`, { url: 'https://table.example.com/hook', token: 'tbl_rotate_me' });
+    expect(put.status).toBe(200);
+    const other = await t.addClient('No token');
+    expect((await t.admin('PUT', `/admin/v1/clients/${other.id}/table-destination`, { url: 'https://table.example.com/other' })).status).toBe(200);
+    const [before] = await env.services.db.select().from(tableDestinations).where(eq(tableDestinations.clientId, t.client.id));
+
+    const report = await reencryptStoredSecrets(env.services.db, createSecretBox(newKey, TEST_ENCRYPTION_KEY));
+    expect(report.find((r) => r.store === 'table destination tokens')).toMatchObject({ rows: 1, reencrypted: 1, changedMeanwhile: 0 });
+
+    const [after] = await env.services.db.select().from(tableDestinations).where(eq(tableDestinations.clientId, t.client.id));
+    expect(after.tokenEnc).not.toBe(before.tokenEnc);
+    const { loadTableDestination } = await import('../../lib/bridge/destination');
+    expect(await loadTableDestination({ secrets: createSecretBox(newKey) }, env.services.db, t.client.id)).toEqual({ url: 'https://table.example.com/hook', token: 'tbl_rotate_me' });
+    await expect(createSecretBox(TEST_ENCRYPTION_KEY).decrypt(after.tokenEnc!)).rejects.toThrow(/authentication failed/);
+    expect(await reencryptStoredSecrets(env.services.db, createSecretBox(newKey, TEST_ENCRYPTION_KEY))).toContainEqual(
+      expect.objectContaining({ store: 'table destination tokens', rows: 1, reencrypted: 0, alreadyCurrent: 1 }),
     );
   });
 });

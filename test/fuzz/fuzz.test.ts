@@ -2,7 +2,6 @@
 // route's schema and around it. The service must never answer 5xx, must always answer errors in the envelope,
 // and a refused request must write nothing. CI runs FUZZ_RUNS (default 100) cases per route; `npm run fuzz` 10,000.
 import fc from 'fast-check';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allGroups } from '../../functions/groups';
 import { createPlatform } from '../../lib/http/platform';
@@ -10,6 +9,7 @@ import { ADMIN_TOKEN, startTestEnv, type TestEnv } from '../helpers/harness';
 import { objectFixtures } from '../helpers/route_fixtures';
 import { newTenant, randomIp, request, type Tenant } from '../helpers/tenant';
 import { aroundObject, aroundQuery, resolve, type Components } from './schema_arbitrary';
+import { writesOf } from '../helpers/writes';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 // Per route: ~5 ms a case on a quiet 2-core machine; room for a loaded one (npm run fuzz: 10,000 → 9 min a route).
@@ -29,7 +29,7 @@ let doc: any;
 
 beforeAll(async () => {
   env = await startTestEnv();
-  t = await newTenant(env, { features: { crm: true, agency_tools: true } });
+  t = await newTenant(env, { features: { crm: true, agency_tools: true, studio: true } });
   ids = await objectFixtures(env, t);
   for (let i = 0; i < 12; i++) {
     keys.push(await t.addKey({ rate_limit_per_minute: 1000, daily_credit_limit: 10_000 }));
@@ -42,26 +42,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => env.close());
 
-/** Rows a refused request must not have touched (blocked sends are recorded by design, so they are left out). */
-async function writes(orgId: string): Promise<string> {
-  const r = (await env.services.db.execute(sql`select
-      (select count(*) from organizations) as orgs,
-      (select count(*) from clients where org_id = ${orgId}) as clients,
-      (select count(*) from campaigns where org_id = ${orgId}) as campaigns,
-      (select count(*) from api_keys where org_id = ${orgId}) as keys,
-      (select count(*) from leads where org_id = ${orgId}) as leads,
-      (select max(updated_at) from leads where org_id = ${orgId}) as leads_updated,
-      (select count(*) from replies where org_id = ${orgId}) as replies,
-      (select count(*) from events where org_id = ${orgId}) as events,
-      (select count(*) from decisions where org_id = ${orgId} and action not like 'send.%') as decisions,
-      (select count(*) from reports where org_id = ${orgId}) as reports,
-      (select count(*) from audit_log where org_id = ${orgId}) as audit,
-      (select count(*) from confirm_tokens where org_id = ${orgId}) as confirm_tokens,
-      (select count(*) from playbook_versions where org_id = ${orgId}) as playbooks,
-      (select count(*) from credit_ledger where org_id = ${orgId}) as credit_ledger,
-      (select agency_docs from organizations where id = ${orgId}) as agency_docs`)) as unknown as { rows: unknown[] };
-  return JSON.stringify(r.rows[0]);
-}
+/** Rows a refused request must not have touched (test/helpers/writes.ts). */
+const writes = (orgId: string) => writesOf(env.services.db, orgId);
 
 type Op = { method: string; path: string; op: any };
 const operations = (d: any): Op[] =>
@@ -95,6 +77,8 @@ describe('fuzzing every route', () => {
           const admin = path.startsWith('/admin/');
           // A sending tool's webhook carries its source's secret, not an API key.
           const inbound = path.startsWith('/v1/inbound/');
+          // A table tool's rows carry its bridge hook's secret.
+          const bridge = path.startsWith('/v1/bridge/');
           const key = path.startsWith('/v1/crm') ? crmKeys[n % crmKeys.length] : path.startsWith('/v1/agency/') ? agencyKeys[n % agencyKeys.length] : keys[n % keys.length];
           let raw: string | undefined;
           if (b !== undefined) {
@@ -103,12 +87,13 @@ describe('fuzzing every route', () => {
           }
           const before = await writes(t.org.id);
           const r = await request(env, method, fill(path, weird) + q, {
-            key: admin || inbound ? null : key,
+            key: admin || inbound || bridge ? null : key,
             raw,
             headers: {
               'content-type': 'application/json',
               ...(admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
               ...(inbound ? { 'x-inbound-secret': ids.inbound_secret } : {}),
+              ...(bridge ? { 'x-bridge-secret': ids.bridge_secret } : {}),
             },
             ip: randomIp(),
           });

@@ -3,7 +3,6 @@
 // refusal must be an error result whose text starts `<code>: ` with the envelope after it (never internal_error),
 // and a refused call must write nothing.
 import fc from 'fast-check';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agencyToolServer } from '../../functions/mcp/agency_server';
 import { crmToolServer } from '../../functions/mcp/crm_server';
@@ -11,6 +10,7 @@ import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { objectFixtures } from '../helpers/route_fixtures';
 import { newTenant, randomIp, request, type Tenant } from '../helpers/tenant';
 import { aroundObject } from './schema_arbitrary';
+import { writesOf } from '../helpers/writes';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const TOOL_TIMEOUT_MS = 60_000 + RUNS * 50;
@@ -23,7 +23,7 @@ const crmKeys: string[] = [];
 
 beforeAll(async () => {
   env = await startTestEnv();
-  t = await newTenant(env, { features: { crm: true, agency_tools: true } });
+  t = await newTenant(env, { features: { crm: true, agency_tools: true, studio: true } });
   ids = await objectFixtures(env, t);
   for (let i = 0; i < 6; i++) {
     agencyKeys.push(
@@ -34,20 +34,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => env.close());
 
-async function writes(orgId: string): Promise<string> {
-  const r = (await env.services.db.execute(sql`select
-      (select count(*) from clients where org_id = ${orgId}) as clients,
-      (select count(*) from campaigns where org_id = ${orgId}) as campaigns,
-      (select max(updated_at) from clients where org_id = ${orgId}) as clients_updated,
-      (select max(updated_at) from leads where org_id = ${orgId}) as leads_updated,
-      (select count(*) from decisions where org_id = ${orgId} and action not like 'send.%') as decisions,
-      (select count(*) from audit_log where org_id = ${orgId}) as audit,
-      (select count(*) from confirm_tokens where org_id = ${orgId}) as confirm_tokens,
-      (select count(*) from playbook_versions where org_id = ${orgId}) as playbooks,
-      (select count(*) from credit_ledger where org_id = ${orgId}) as credit_ledger,
-      (select agency_docs from organizations where id = ${orgId}) as agency_docs`)) as unknown as { rows: unknown[] };
-  return JSON.stringify(r.rows[0]);
-}
+const writes = (orgId: string) => writesOf(env.services.db, orgId);
 
 /** Ids of the tenant's own objects, so generated calls often reach the tool's own rules, not just not_found. */
 function withOwnIds(args: unknown): unknown {

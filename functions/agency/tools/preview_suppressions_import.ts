@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { idArg } from '../../../lib/agency/args';
+import { defineOperation } from '../../../lib/agency/define';
+import { MAX_ENTRIES } from '../../../lib/pool/suppression_entries';
+import { PreviewCountsSchema, previewSuppressionsImport } from '../../../lib/pool/suppressions';
+
+export const entriesArg = () =>
+  z
+    .array(z.string().max(1000))
+    .min(1)
+    .max(MAX_ENTRIES)
+    .describe(`1 to ${MAX_ENTRIES.toLocaleString('en')} entries: an email address, or a domain ("acme.com", "@acme.com", or a website whose host counts)`);
+
+export const previewSuppressionsImportOp = defineOperation({
+  name: 'preview_suppressions_import',
+  method: 'POST',
+  path: '/v1/agency/clients/{client_id}/suppressions/preview',
+  scope: 'agency.write',
+  toolset: 'leads',
+  write: true,
+  studio: true,
+  // Stores nothing: a repeat answers the same.
+  idempotent: true,
+  summary: "What importing these entries into the client's never-mail list would do (stores nothing).",
+  description: [
+    `Counts what import_suppressions would do with up to ${MAX_ENTRIES.toLocaleString('en')} entries, storing nothing: entries with an "@" are addresses, others domains (a website stands for its host; a leading www. is dropped); all are lower-cased and deduplicated.`,
+    'Answers valid (distinct), emails, domains, duplicates_in_input, already_listed, would_add, invalid_count and the first 100 refused entries with the reason (public suffixes such as co.uk are refused).',
+  ].join(' '),
+  input: z.object({ client_id: idArg('client'), entries: entriesArg() }).strict(),
+  output: PreviewCountsSchema,
+  run: async (call, input) => ({ body: await previewSuppressionsImport(call, input) }),
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { idArg } from '../../../lib/agency/args';
+import { defineOperation } from '../../../lib/agency/define';
+import { LeadFilterSchema } from '../../../lib/pool/filters';
+import { saveSegment, SegmentSchema } from '../../../lib/pool/segments';
+
+export const saveSegmentOp = defineOperation({
+  name: 'save_segment',
+  method: 'POST',
+  path: '/v1/agency/clients/{client_id}/segments',
+  scope: 'agency.write',
+  toolset: 'engine',
+  write: true,
+  studio: true,
+  // Saving under a name that exists replaces that segment's filter: a repeat leaves the same one segment.
+  idempotent: true,
+  summary: "Save a filter over the client's pool as a named segment; the same name replaces that segment's filter (its id stays).",
+  description: [
+    "Save a filter over the client's pool under a name. filter takes the list_leads filters (icp_id, not_contacted, country, volume_band_min, verified_only, status, q).",
+    "Saving under an existing name (exact, spaces around it ignored) replaces that segment's filter and keeps its id.",
+    'The answer carries how many leads the filter holds now; read them with segment_results.',
+  ].join(' '),
+  input: z
+    .object({
+      client_id: idArg('client'),
+      name: z.string().trim().min(1).max(100),
+      filter: LeadFilterSchema.describe('the list_leads filters; {} is the whole pool without removed leads'),
+    })
+    .strict(),
+  output: z.object({ segment: SegmentSchema }),
+  run: async (call, input) => ({ body: await saveSegment(call, input) }),
+});

@@ -1,0 +1,4 @@
+import { workerApp } from '../../lib/runtime/worker';
+import { bridgeGroup } from './app';
+
+export default workerApp([bridgeGroup]);
