@@ -1,6 +1,7 @@
 import { requireAdmin } from '../../lib/http/admin_auth';
 import { newGroup } from '../../lib/http/env';
 import { registerAudit } from './audit';
+import { registerBridge } from './bridge';
 import { registerCampaigns } from './campaigns';
 import { registerClients } from './clients';
 import { registerDecisions } from './decisions';
@@ -11,9 +12,13 @@ import { registerKeys } from './keys';
 import { registerOptOuts } from './opt_outs';
 import { registerOrgs } from './orgs';
 import { registerOutbox } from './outbox';
+import { registerPoolAdmin } from './pool_admin';
+import { registerPoolColumns } from './pool_columns';
 import { registerProviderCampaigns } from './provider_campaigns';
+import { registerRecipes } from './recipes';
 import { registerReports } from './reports';
 import { registerSendingProvider } from './sending_provider';
+import { registerSim } from './sim';
 
 /** The organization owner's API (operator.md §3), behind ADMIN_TOKEN. */
 export const adminGroup = newGroup();
@@ -32,3 +37,8 @@ registerFollowups(adminGroup);
 registerOptOuts(adminGroup);
 registerProviderCampaigns(adminGroup);
 registerAudit(adminGroup);
+registerSim(adminGroup);
+registerBridge(adminGroup);
+registerPoolAdmin(adminGroup);
+registerPoolColumns(adminGroup);
+registerRecipes(adminGroup);

@@ -5,7 +5,7 @@
 
 import { CAPS } from './draft';
 import { buildSystemPrompt, buildUserPrompt } from './prompt';
-import { AiEngineError, normalizeMedium, type AiEngine, type Medium, type SuggestContext, type SuggestInput, type Suggestion } from './types';
+import { AiEngineError, normalizeMedium, type AiEngine, type Answer, type AskFacts, type Medium, type SuggestContext, type SuggestInput, type Suggestion } from './types';
 
 export { AiEngineError };
 
@@ -80,6 +80,29 @@ export function tidy(text: string, medium: Medium): string {
   return out;
 }
 
+const ASK_SYSTEM =
+  'You answer one question about a sales lead from the facts given and nothing else. Reply with JSON only: {"answer": string, "confidence": number 0..1}. ' +
+  'Keep the answer short (a word, a number, yes/no, or one sentence). When the facts do not tell, answer "" with confidence 0.';
+
+/** One request whose answer is a JSON object; every failure is an AiEngineError. */
+async function callJson(cfg: HostedConfig, doFetch: typeof fetch, req: Req, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    const res = await doFetch(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body), signal });
+    if (!res.ok) throw new AiEngineError('http_error', `${cfg.provider} returned HTTP ${res.status}`, { status: res.status });
+    body = JSON.parse(await res.text());
+  } catch (e) {
+    if (e instanceof AiEngineError) throw e;
+    if (signal?.aborted) throw abortError(signal, e);
+    if (e instanceof SyntaxError) throw new AiEngineError('malformed', `${cfg.provider} returned a non-JSON body`, { cause: e });
+    throw new AiEngineError('network', `${cfg.provider} request failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+  const content = contentOf(cfg.provider, body);
+  const obj = content ? parseJsonObject(content) : null;
+  if (!obj) throw new AiEngineError('malformed', `${cfg.provider} answer had no JSON object`);
+  return obj;
+}
+
 function abortError(signal: AbortSignal | undefined, cause: unknown): AiEngineError {
   if (signal?.reason instanceof AiEngineError) return signal.reason;
   return new AiEngineError('aborted', 'AI request aborted', { cause });
@@ -91,6 +114,15 @@ export function createHostedEngine(cfg: HostedConfig): AiEngine {
   const doFetch: typeof fetch = cfg.fetch ?? ((input, init) => fetch(input, init));
   return {
     model: cfg.model,
+    async ask(question: string, facts: AskFacts, ctx?: { signal?: AbortSignal }): Promise<Answer> {
+      const signal = ctx?.signal;
+      if (signal?.aborted) throw abortError(signal, signal.reason);
+      const req = request(cfg, ASK_SYSTEM, `Question: ${question}\n\nFacts (JSON): ${JSON.stringify(facts)}`);
+      const obj = await callJson(cfg, doFetch, req, signal);
+      const answer = typeof obj.answer === 'string' ? obj.answer.trim() : typeof obj.answer === 'number' || typeof obj.answer === 'boolean' ? String(obj.answer) : '';
+      const c = typeof obj.confidence === 'number' ? obj.confidence : Number(obj.confidence);
+      return { answer, confidence: Number.isFinite(c) ? Math.round(Math.min(1, Math.max(0, c)) * 100) / 100 : 0.5 };
+    },
     async suggest(input: SuggestInput, ctx: SuggestContext): Promise<Suggestion> {
       const medium = normalizeMedium(input.medium);
       const signal = ctx.signal;

@@ -1,8 +1,9 @@
 // Engine selection from environment plus the deadline wrapper the route uses.
 
+import { askOffline } from './ask_offline';
 import { createHostedEngine } from './hosted';
 import { createOfflineEngine } from './offline_engine';
-import { AiEngineError, type AiEngine, type SuggestContext, type SuggestInput, type Suggestion } from './types';
+import { AiEngineError, type AiEngine, type Answer, type AskFacts, type SuggestContext, type SuggestInput, type Suggestion } from './types';
 
 export * from './types';
 export { createHostedEngine, type HostedConfig } from './hosted';
@@ -66,5 +67,29 @@ export async function suggestWithin(
 
 /** Wraps an engine so every suggest() call gets the same deadline. */
 export function withTimeout(engine: AiEngine, ms: number = DEFAULT_TIMEOUT_MS): AiEngine {
-  return { model: engine.model, suggest: (input, ctx) => suggestWithin(engine, input, ctx, ms) };
+  return { model: engine.model, suggest: (input, ctx) => suggestWithin(engine, input, ctx, ms), ask: (q, facts, ctx) => askWithin(engine, q, facts, ms, ctx?.signal) };
+}
+
+/** The engine's answer, or the offline engine's when the engine has no ask (a suggestion-only double). */
+export function askWith(engine: AiEngine, question: string, facts: AskFacts, ctx?: { signal?: AbortSignal }): Promise<Answer> {
+  return engine.ask ? engine.ask(question, facts, ctx) : Promise.resolve(askOffline(question, facts));
+}
+
+/** engine.ask with the same deadline as a suggestion: a hosted call that hangs is aborted, never waited for. */
+export async function askWithin(engine: AiEngine, question: string, facts: AskFacts, ms: number = DEFAULT_TIMEOUT_MS, outer?: AbortSignal): Promise<Answer> {
+  const controller = new AbortController();
+  const timeoutError = new AiEngineError('timeout', `AI question timed out after ${ms} ms`);
+  if (outer?.aborted) controller.abort(outer.reason);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(timeoutError);
+      reject(timeoutError);
+    }, ms);
+  });
+  try {
+    return await Promise.race([askWith(engine, question, facts, { signal: controller.signal }), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -12,6 +12,7 @@ import { factsIn } from './i18n/facts';
 import { factPhrases, phrasesFor } from './i18n';
 import { detectIntent, type IntentKind } from './intent';
 import { chooseLanguage, registerFor } from './lang';
+import { askOffline } from './ask_offline';
 import { bestExample } from './learn';
 import { applyEdits } from './learn_apply';
 import { closeDraft, resign, senderOf } from './signature';
@@ -140,6 +141,10 @@ export function createOfflineEngine(): AiEngine {
     async suggest(input, ctx) {
       if (ctx.signal?.aborted) throw new AiEngineError('aborted', 'suggestion aborted');
       return suggestOffline(input, ctx);
+    },
+    async ask(question, facts, ctx) {
+      if (ctx?.signal?.aborted) throw new AiEngineError('aborted', 'question aborted');
+      return askOffline(question, facts);
     },
   };
 }

@@ -53,9 +53,25 @@ export interface SuggestContext {
   signal?: AbortSignal;
 }
 
+/** What a formula question may read about one lead: its fields by name (the recipe's question step). */
+export type AskFacts = Readonly<Record<string, string | number | boolean>>;
+
+/** An answer to a question about a lead; an empty answer means "not known from these facts" (0 confidence). */
+export interface Answer {
+  answer: string;
+  /** 0..1 */
+  confidence: number;
+}
+
 export interface AiEngine {
   readonly model: string;
   suggest(input: SuggestInput, ctx: SuggestContext): Promise<Suggestion>;
+  /**
+   * Answers a question about a lead from its facts only (formula questions). Equal inputs → equal answers offline.
+   * Optional so an engine written for suggestions alone (a test double) stays one: callers fall back to the
+   * offline answer (lib/ai/index.ts askWith).
+   */
+  ask?(question: string, facts: AskFacts, ctx?: { signal?: AbortSignal }): Promise<Answer>;
 }
 
 export const MEDIA: readonly Medium[] = ['email', 'linkedin', 'whatsapp'];

@@ -1,7 +1,12 @@
 // Objects a tenant owns, by path parameter, and a valid body per write route: the generated auth and isolation
 // tests fill every route template from here. A new route with a new parameter needs an entry.
 import { createInboundSource } from '../../lib/inbound/sources';
+import { createBridgeHook } from '../../lib/bridge/hooks';
+import { putTableDestination } from '../../lib/bridge/destination';
+import { createTablePush } from '../../lib/bridge/pushes';
 import { generateReport } from '../../lib/reports/generate_report';
+import { insertRecipe } from '../../lib/recipes/create';
+import { enrichRuns, formulas } from '../../schema';
 import { inject } from 'vitest';
 import { recordSecret } from './secret_scan';
 import { createWebhook } from '../../lib/webhooks/manage';
@@ -15,6 +20,15 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
   const { webhook } = await createWebhook({ services: env.services, auth, input: { name: 'fixture', url: 'https://hooks.example.com/fixture', events: ['lead.replied'] }, now: env.clock.now() });
   const inbound = await createInboundSource(env.services.db, { orgId: t.org.id, provider: 'generic', baseUrl: 'http://127.0.0.1', now: env.clock.now() });
   recordSecret(inject('logDir'), inbound.secret);
+  // The table-tool bridge: a hook of the client (its secret authenticates the rows) and a push of its pool.
+  const bridge = await createBridgeHook(env.services.db, { clientId: t.client.id, toolName: 'Fixture tool', baseUrl: 'http://127.0.0.1', now: env.clock.now() });
+  recordSecret(inject('logDir'), bridge.secret);
+  await putTableDestination(env.services, { clientId: t.client.id, url: 'https://table.example.com/fixture', now: env.clock.now() });
+  const push = await createTablePush(env.services, { clientId: t.client.id, now: env.clock.now() });
+  const recipe = await insertRecipe(env.services.db, { orgId: t.org.id, clientId: t.client.id, name: `Fixture recipe ${Math.random().toString(36).slice(2)}`, definition: { steps: [{ type: 'dns_scan' }] }, actor: 'fixture', now: env.clock.now() });
+  // An own formula and a finished formula run of the client (formulas and runs have no admin create route).
+  const [formula] = await env.services.db.insert(formulas).values({ orgId: t.org.id, name: `Fixture formula ${Math.random().toString(36).slice(2)}`, kind: 'expression', spec: { expression: 'seniority(title)' }, inputs: ['title'], outputType: 'text', createdBy: 'fixture' }).returning();
+  const [run] = await env.services.db.insert(enrichRuns).values({ orgId: t.org.id, clientId: t.client.id, kind: 'formula', recipeId: recipe.id, status: 'done', total: 0, creditCap: 0, actor: 'fixture' }).returning();
   return {
     id: reply.id,
     // Agency routes name their parameters after the resource (agency-operator.md §2).
@@ -25,6 +39,12 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
     // Inbound webhooks are addressed by the source and authenticated by its secret (not an API key).
     source_id: inbound.source.id,
     inbound_secret: inbound.secret,
+    hook_id: bridge.hook.id,
+    bridge_secret: bridge.secret,
+    push_id: push.id,
+    recipe_id: recipe.id,
+    formula_id: formula.id,
+    run_id: run.id,
     // An address on the do-not-contact list: the admin opt-out routes address entries by email.
     email: reply.from_email,
     '/v1/replies/{id}:id': reply.id,
@@ -57,6 +77,21 @@ const BODIES: Record<string, unknown> = {
   'PUT /v1/agency/clients/{client_id}/playbook': { instructions: 'Answer briefly and propose a call.' },
   'PATCH /v1/agency/docs': { text: 'We answer within a day.' },
   'PATCH /v1/agency/campaigns/{campaign_id}': { client_id: null },
+  'POST /v1/agency/clients/{client_id}/segments': { name: 'Fixture segment', filter: { country: 'Germany' } },
+  'POST /v1/agency/clients/{client_id}/suppressions/preview': { entries: ['fixture@blocked.example', 'blocked.example'] },
+  'POST /v1/agency/clients/{client_id}/suppressions/import': { entries: ['fixture@blocked.example', 'blocked.example'] },
+  'POST /v1/agency/clients/{client_id}/leads/import': { rows: [{ email: 'fixture@fixture-co.example', first_name: 'Fix', company: 'Fixture Co' }] },
+  'POST /v1/agency/clients/{client_id}/leads/enrich': { leads: [{ email: 'fixture@fixture-co.example', hook: 'Fixture hook' }] },
+  'POST /v1/agency/clients/{client_id}/signals/run': { kinds: ['funding', 'news'] },
+  'POST /v1/agency/clients/{client_id}/recipes': { name: 'Fixture recipe 2', definition: { steps: [{ type: 'find_email' }, { type: 'dns_scan' }] } },
+  'PUT /v1/agency/clients/{client_id}/recipes/{recipe_id}': { step_changes: [{ op: 'add', step: { type: 'find_email' }, at: 1 }] },
+  // recipe_id is a body field here: a well-formed id so the gate reaches the tenant check (tools get the tenant's own).
+  'POST /v1/agency/clients/{client_id}/columns': { recipe_id: '00000000-0000-4000-8000-000000000000', column_key: 'seniority', formula: 'seniority_from_title' },
+  'POST /v1/agency/clients/{client_id}/recipes/{recipe_id}/copy': { name: 'Fixture recipe copy' },
+  'POST /v1/agency/clients/{client_id}/recipes/{recipe_id}/template': { name: 'Fixture template' },
+  'POST /v1/agency/formulas': { name: 'Fixture own formula', kind: 'expression', expression: 'department(title)', output_type: 'text' },
+  'POST /v1/agency/clients/{client_id}/runs/{run_id}': { continue: true },
+  'POST /v1/bridge/inbound/{hook_id}': { email: 'fixture@fixture-table.example', first_name: 'Fix', last_name: 'Ture', company: 'Fixture Table Co' },
   'POST /v1/inbound/{source_id}': {
     message_id: '<fixture@prospect.io>',
     from_email: 'fixture@prospect.io',

@@ -50,5 +50,6 @@ function adaptersOf(config: Record<string, unknown>): Record<string, string> {
     dns: pick('DNS', 'sim'),
     email_finder: pick('EMAIL_FINDER', 'sim'),
     table_tool: pick('TABLE_TOOL', 'sim'),
+    enrichment: pick('ENRICHMENT', 'sim'),
   };
 }
