@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { enrichRuns } from '../../schema';
 import type { JobHandlers } from '../queue/port';
 import type { Services } from '../services';
+import { SIGNALS_ROUND_JOB } from '../signals/job_kind';
 import { FORMULA_ROUND_JOB, FORMULA_SWEEP_JOB } from './run_job_kind';
 import { runRound } from './run_round';
 
@@ -12,16 +13,23 @@ const RoundPayload = z.object({ run_id: z.uuid() });
 /** A running run untouched this long lost its next round (a publish that failed, a job that gave up). */
 const STALLED_MS = 10 * 60_000;
 
-/** Queues a round for every running formula run that has not moved for a while. */
-export async function sweepFormulaRuns(services: Services) {
+/** Queues a round for every running run (formulas or signals) that has not moved for a while. */
+export async function sweepStalledRuns(services: Services) {
   const cutoff = new Date(services.clock.now().getTime() - STALLED_MS);
   const stalled = await services.db
-    .select({ id: enrichRuns.id, processed: enrichRuns.processed })
+    .select({ id: enrichRuns.id, orgId: enrichRuns.orgId, kind: enrichRuns.kind, processed: enrichRuns.processed })
     .from(enrichRuns)
-    .where(and(eq(enrichRuns.kind, 'formula'), eq(enrichRuns.status, 'running'), lt(enrichRuns.updatedAt, cutoff)))
+    .where(and(eq(enrichRuns.status, 'running'), lt(enrichRuns.updatedAt, cutoff)))
     .limit(100);
   if (stalled.length) {
-    await services.queue.enqueue(stalled.map((r) => ({ kind: FORMULA_ROUND_JOB, payload: { run_id: r.id }, dedupeKey: `${FORMULA_ROUND_JOB}:${r.id}:${r.processed}:sweep:${cutoff.getTime()}` })));
+    // Signals runs share the table and the failure mode (a lost publish), so one sweep serves both kinds.
+    await services.queue.enqueue(
+      stalled.map((r) => {
+        const kind = r.kind === 'signals' ? SIGNALS_ROUND_JOB : FORMULA_ROUND_JOB;
+        const payload = r.kind === 'signals' ? { run_id: r.id, org_id: r.orgId } : { run_id: r.id };
+        return { kind, payload, dedupeKey: `${kind}:${r.id}:${r.processed}:sweep:${cutoff.getTime()}` };
+      }),
+    );
   }
 }
 
@@ -34,7 +42,7 @@ export function formulaJobHandlers(): JobHandlers {
       await runRound(services, parsed.data.run_id, { actor: 'system' });
     },
     [FORMULA_SWEEP_JOB]: async (_payload, { services }) => {
-      await sweepFormulaRuns(services);
+      await sweepStalledRuns(services);
     },
   };
 }

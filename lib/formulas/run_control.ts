@@ -9,6 +9,7 @@ import { gate } from '../agency/gate';
 import type { AgencyCall } from '../agency/operation';
 import type { Db } from '../db/types';
 import { ApiError, notFound } from '../errors';
+import { continueSignalsRun } from '../signals/continue';
 import { runRound } from './run_round';
 import { isFinal, runView, type RunRow } from './run_view';
 
@@ -32,6 +33,13 @@ export async function getRun(call: AgencyCall, input: { client_id: string; run_i
 export async function continueRun(call: AgencyCall, input: { client_id: string; run_id: string }) {
   // get_run is a read tool; its continue is a write, so it passes the write gate here (insufficient_scope names W).
   gate({ scope: 'agency.write', studio: true, write: true }, call.auth);
+  // One get_run for both kinds of run: a signals run continues through its own round.
+  const seen = await findRun(call.services.db, call, input.client_id, input.run_id);
+  if (seen.kind === 'signals') {
+    if (isFinal(seen.status)) throw new ApiError('conflict', `the run is ${seen.status}; run_signals starts a new one`, { body: { run: runView(seen) } });
+    const report = await continueSignalsRun(call, input.client_id, input.run_id);
+    return { run: runView(report.run ?? seen), round: { leads: report.leads, cells_written: report.written, credits: report.credits } };
+  }
   const run = await call.services.db.transaction(async (tx) => {
     const row = await findRun(tx, call, input.client_id, input.run_id, true);
     if (isFinal(row.status)) throw new ApiError('conflict', `the run is ${row.status}; run_formula starts a new one`, { body: { run: runView(row) } });

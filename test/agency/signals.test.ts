@@ -4,14 +4,14 @@
 // duplicates, the simulation's faults (fail-, slow-), credits running out (waiting_continue, continue), tenant
 // isolation, and the admin sim rows. Which leads have signals is read from the simulation's own truth
 // (simAllSignals with the service's SIM_SEED), so each test knows what the provider will answer.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobHandlers } from '../../functions/jobs/handlers';
 import { simAllSignals } from '../../lib/ports/enrichment/sim';
 import { drainJobs } from '../../lib/queue/runner';
-import { continueSignalsRun } from '../../lib/signals/continue';
 import { runSignalsRound } from '../../lib/signals/round';
-import { auditLog, enrichRunItems, enrichRuns, leadSignals, organizations, poolLeads } from '../../schema';
+import { auditLog, enrichRunItems, enrichRuns, jobs, leadSignals, organizations, poolLeads } from '../../schema';
+import { sweepStalledRuns } from '../../lib/formulas/jobs';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { mcpClient, toolJson } from '../helpers/mcp';
 import { newTenant, type Tenant } from '../helpers/tenant';
@@ -251,12 +251,28 @@ describe('run_signals', () => {
     expect(state.lastError).toContain('insufficient_credits');
     expect(await balanceOf(a.t)).toBe(3);
     await env.services.db.update(organizations).set({ credits: 10 }).where(eq(organizations.id, a.t.org.id));
-    const call = { services: env.services, auth: { orgId: a.t.org.id, keyId: null, keyName: 'assistant', dailyCreditLimit: 100 } as never, via: 'rest' as const, actor: 'key:assistant', now: env.clock.now() };
-    await continueSignalsRun(call, a.t.client.id, run.id);
+    // get_run's continue (POST on the run's path) dispatches a signals run to its own round.
+    const resumed = await a.rest('POST', `/v1/agency/clients/${a.t.client.id}/runs/${run.id}`, { continue: true });
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(resumed.json.run).toMatchObject({ id: run.id, kind: 'signals' });
     await drain();
     [state] = await env.services.db.select().from(enrichRuns).where(eq(enrichRuns.id, run.id));
     expect(state).toMatchObject({ status: 'done', processed: 4, written: 4, credits: 4 });
     expect(await balanceOf(a.t)).toBe(6);
+  });
+
+  it('a run whose next round was lost (a failed publish) is picked up by the runs sweep and finishes', async () => {
+    const a = await agency(50);
+    const found = await withSignals(3);
+    await addLeads(a.t, found.map((domain) => ({ domain })));
+    const { run } = await startRun(a);
+    // The queued round never arrives, and the run has not moved for longer than the sweep waits.
+    await env.services.db.delete(jobs).where(sql`${jobs.payload}->>'run_id' = ${run.id}`);
+    await env.services.db.update(enrichRuns).set({ updatedAt: new Date(env.clock.now().getTime() - 11 * 60_000) }).where(eq(enrichRuns.id, run.id));
+    await sweepStalledRuns(env.services);
+    await drain();
+    const [state] = await env.services.db.select().from(enrichRuns).where(eq(enrichRuns.id, run.id));
+    expect(state).toMatchObject({ status: 'done', processed: 3, written: 3, credits: 3 });
   });
 
   it('through MCP: preview, confirm and the run on the tool face; a bad kind names the argument', async () => {
