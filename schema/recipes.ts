@@ -92,6 +92,8 @@ export const enrichRuns = pgTable(
     clientId: uuid('client_id').notNull().references(() => clients.id, { onDelete: 'cascade' }),
     kind: text('kind').$type<'formula' | 'signals'>().notNull(),
     recipeId: uuid('recipe_id'),
+    // The recipe version the run was confirmed on: its rounds run that version, whatever goes live meanwhile.
+    recipeVersion: integer('recipe_version'),
     // Shared library key or an own formula's id; the column the run writes.
     formulaRef: text('formula_ref'),
     columnKey: text('column_key'),

@@ -7,7 +7,7 @@ import type { Db } from '../db/types';
 import { ApiError, notFound } from '../errors';
 import { leadFilterWhere, LeadFilterSchema, poolOrder } from '../pool/filters';
 import type { PoolLeadRow } from '../pool/view';
-import { loadRecipe } from '../recipes/load';
+import { loadRecipe, versionDefinitions } from '../recipes/load';
 import { isColumnStep, type ColumnStep } from '../recipes/schema';
 import { defOfStep } from './evaluate';
 import { isBlank, leadValue, missingInputs } from './fields';
@@ -45,12 +45,16 @@ export type RunPlan = {
 };
 
 /** The live version's column steps the run writes: `column_key`'s step, or every column step. */
-export async function liveColumns(db: Db, orgId: string, clientId: string, recipeId: string, columnKey: string | null | undefined) {
+export async function liveColumns(db: Db, orgId: string, clientId: string, recipeId: string, columnKey: string | null | undefined, pinnedVersion?: number | null) {
   const loaded = await loadRecipe(db, orgId, clientId, recipeId);
   if (!loaded.live || loaded.recipe.liveVersion === null) {
     throw new ApiError('conflict', 'this recipe has no live version yet: a person (or a plan step) makes its draft live before it runs; preview_recipe dry-runs the draft');
   }
-  const steps = loaded.live.steps.filter(isColumnStep);
+  // A run's rounds keep the version it was confirmed on (versions are immutable, so it is still there).
+  const version = pinnedVersion ?? loaded.recipe.liveVersion;
+  const definition = version === loaded.recipe.liveVersion ? loaded.live : (await versionDefinitions(db, recipeId, [version])).get(version);
+  if (!definition) throw new ApiError('conflict', `version ${version} of this recipe is gone`);
+  const steps = definition.steps.filter(isColumnStep);
   const chosen = columnKey ? steps.filter((s) => s.column_key === columnKey) : steps;
   if (columnKey && chosen.length === 0) {
     throw new ApiError('validation_error', `column_key: "${columnKey}" is not a column of the recipe's live version (its columns: ${steps.map((s) => s.column_key).join(', ') || 'none'})`);
@@ -62,7 +66,7 @@ export async function liveColumns(db: Db, orgId: string, clientId: string, recip
     if (!def) throw new ApiError('recipe_invalid', `The column "${step.column_key}" uses a formula that no longer exists.`, { body: { problems: [`The column "${step.column_key}" uses a formula that no longer exists.`] } });
     columns.push({ step, def });
   }
-  return { version: loaded.recipe.liveVersion, columns };
+  return { version, columns };
 }
 
 async function listScope(db: Db, orgId: string, clientId: string, listId: string): Promise<{ where: SQL; kind: 'segment' | 'import'; name: string }> {

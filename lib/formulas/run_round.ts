@@ -59,7 +59,7 @@ export async function runRound(services: Services, runId: string, opts: RoundOpt
 
   let columns: Column[];
   try {
-    columns = (await liveColumns(db, run.orgId, run.clientId, run.recipeId!, run.columnKey)).columns;
+    columns = (await liveColumns(db, run.orgId, run.clientId, run.recipeId!, run.columnKey, run.recipeVersion)).columns;
   } catch (err) {
     return finish(services, run, { status: 'failed', lastError: `the recipe cannot run any more: ${errorText(err)}` }, opts.actor, now);
   }

@@ -85,6 +85,7 @@ async function apply(call: AgencyCall, input: RunInput, tx: Db, p: Preview<RunFo
       clientId: input.client_id,
       kind: 'formula',
       recipeId: input.recipe_id,
+      recipeVersion: p.preview.version,
       formulaRef: only?.formula ?? null,
       columnKey: input.column_key ?? null,
       onlyEmpty: input.overwrite !== true,

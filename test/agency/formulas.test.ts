@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRound } from '../../lib/formulas/run_round';
-import { apiKeys, enrichRuns, organizations, poolColumns } from '../../schema';
+import { apiKeys, enrichRuns, organizations, poolColumns, recipes, recipeVersions } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { addLeads, agencyTenant, auditOf, balance, drain, itemsOf, ledgerOf, leadsOf, liveRecipe, runRow, startRun, type Agency } from '../formulas/run_helpers';
 
@@ -90,6 +90,20 @@ describe('create_formula and request_publish_formula', () => {
 });
 
 describe('run_formula', () => {
+  it('runs the version it was confirmed on, even when another version goes live before its rounds run', async () => {
+    const a = await agencyTenant(env, { credits: 50 });
+    await addLeads(env, a.t, [{ company: 'Acme Software', title: 'VP Sales' }]);
+    const recipe = await liveRecipe(env, a.t, [SENIORITY]);
+    const { run } = await startRun(a, recipe.id);
+    // Version 2 (another column) goes live between the confirm and the first round.
+    await env.services.db.insert(recipeVersions).values({ recipeId: recipe.id, version: 2, definition: { steps: [{ ...SENIORITY, column_key: 'level' }] }, createdBy: 'test' });
+    await env.services.db.update(recipes).set({ liveVersion: 2 }).where(eq(recipes.id, recipe.id));
+    await drain(env);
+    expect(await runRow(env, run.id)).toMatchObject({ status: 'done', recipeVersion: 1, written: 1 });
+    const [lead] = await leadsOf(env, a.t);
+    expect(Object.keys(lead.custom)).toEqual(['seniority']);
+  });
+
   it('previews the ceiling (skips and filled cells free), runs in queued rounds and charges exactly the cells written', async () => {
     const a = await agencyTenant(env, { credits: 50 });
     const leads = await addLeads(env, a.t, [

@@ -1,0 +1,1 @@
+ALTER TABLE "enrich_runs" ADD COLUMN "recipe_version" integer;
