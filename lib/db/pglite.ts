@@ -23,6 +23,23 @@ export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; m
     stats.queries++;
     return countedExec(...args);
   }) as PGlite['exec'];
+  // Statements inside a transaction run on the transaction's own handle: count those too (bench:runs reports
+  // round trips per lead from this counter).
+  const transaction = pg.transaction.bind(pg);
+  pg.transaction = (<T>(fn: Parameters<PGlite['transaction']>[0]) =>
+    transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      const txExec = tx.exec.bind(tx);
+      tx.query = ((...args: Parameters<typeof tx.query>) => {
+        stats.queries++;
+        return txQuery(...args);
+      }) as typeof tx.query;
+      tx.exec = ((...args: Parameters<typeof tx.exec>) => {
+        stats.queries++;
+        return txExec(...args);
+      }) as typeof tx.exec;
+      return fn(tx) as Promise<T>;
+    })) as PGlite['transaction'];
   const db = drizzle({ client: pg, schema }) as unknown as Db;
   if (opts.migrateOnOpen !== false) await migrate(db as never, { migrationsFolder: MIGRATIONS_DIR });
   return { db, pg, stats, close: () => pg.close() };
