@@ -6,7 +6,7 @@ import { agencyToolServer } from '../../functions/mcp/agency_server';
 // The operation table pinned to the spec. test/fixtures/agency_tools.json is the spec's tool list
 // (agency-tools-and-bridge.md §4 plus list_plans, list_imports and the four tools agency-operator.md §2 places),
 // 93 entries with method, path under {base_url} (path parameters named after their resource, agency-operator.md
-// §2) and scope. Every tool the table serves must match its entry; this issue's 21 must all be served.
+// §2) and scope. Every tool the table serves must match its entry; the tools of issues 13-15 must all be served.
 type Spec = { name: string; method: string; path: string; scope: string };
 const SPEC: Spec[] = JSON.parse(readFileSync(new URL('../fixtures/agency_tools.json', import.meta.url), 'utf8'));
 const byName = new Map(SPEC.map((s) => [s.name, s]));
@@ -15,6 +15,16 @@ const ISSUE_13 = [
   'get_account', 'list_clients', 'get_client', 'get_agency_docs', 'list_campaigns', 'get_inbox_summary', 'get_client_performance',
   'list_followups', 'create_client', 'update_client', 'update_playbook', 'update_agency_docs', 'link_campaign', 'import_campaigns',
   'list_pending_replies', 'get_reply', 'send_reply', 'approve_reply', 'reject_reply', 'skip_reply', 'get_weekly_reports',
+];
+// The lead pool (issue 14) and recipes, formulas, runs and signals (issue 15).
+const ISSUE_14 = [
+  'list_leads', 'update_leads', 'import_leads', 'list_imports', 'list_icps', 'save_segment', 'list_segments', 'segment_results',
+  'list_suppressions', 'preview_suppressions_import', 'import_suppressions', 'estimate_find_emails', 'run_find_emails',
+];
+const ISSUE_15 = [
+  'list_recipes', 'preview_recipe', 'get_recipe_schema', 'list_recipe_templates', 'create_recipe', 'update_recipe', 'copy_recipe',
+  'save_recipe_as_template', 'find_formulas', 'run_formula', 'get_run', 'stop_run', 'add_column', 'request_publish_formula',
+  'read_signals', 'estimate_signals', 'run_signals',
 ];
 // agency-operator.md §3: the two-step tools.
 const TWO_STEP = new Set([
@@ -33,7 +43,7 @@ describe('the agency operation table', () => {
 
   it("serves every tool of this issue and only tools of the spec, each with the spec's method, path and scope", () => {
     const served = TOOLS.map((op) => op.name);
-    for (const name of ISSUE_13) expect(served, name).toContain(name);
+    for (const name of [...ISSUE_13, ...ISSUE_14, ...ISSUE_15]) expect(served, name).toContain(name);
     expect(new Set(served).size).toBe(served.length);
     for (const op of TOOLS) {
       const spec = byName.get(op.name);
