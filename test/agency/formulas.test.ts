@@ -102,6 +102,10 @@ describe('run_formula', () => {
     expect(await runRow(env, run.id)).toMatchObject({ status: 'done', recipeVersion: 1, written: 1 });
     const [lead] = await leadsOf(env, a.t);
     expect(Object.keys(lead.custom)).toEqual(['seniority']);
+    // The column a run writes is a pool column: list_leads can ask for it by key.
+    const listed = await a.rest('GET', `/v1/agency/clients/${a.t.client.id}/leads?columns=seniority`);
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.json.leads[0].custom).toEqual({ seniority: lead.custom.seniority });
   });
 
   it('previews the ceiling (skips and filled cells free), runs in queued rounds and charges exactly the cells written', async () => {

@@ -19,7 +19,7 @@ export const listLeadsOp = defineOperation({
     'Filters narrow together: icp_id, country (one or a list), volume_band_min (medium = medium or high), verified_only (email verified valid), status, q (text in email, name, company, domain or title).',
     'Removed leads are left out unless status is removed.',
     "not_contacted: true keeps leads in the pool that are in no own Studio batch or campaign, never replied to any of the organization's campaigns, and are not in the sending tool's latest daily campaign snapshot; each lead then carries contact_check naming those sources and the snapshot's day (checked: false while no snapshot is stored).",
-    'columns names up to 12 custom column keys to return in custom (an unknown key is refused, naming it); without it custom holds every custom value.',
+    'columns names up to 12 column keys (custom columns and formula columns) to return in custom (an unknown key is refused, naming it); without it custom holds every custom value.',
   ].join(' '),
   input: z
     .object({
