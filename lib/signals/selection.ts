@@ -4,10 +4,10 @@
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { creditLedger, enrichRunItems, enrichRuns, poolLeads } from '../../schema';
 import type { Db } from '../db/types';
-import { ApiError } from '../errors';
 import type { PoolLeadRow } from '../pool/view';
 import type { SignalKind } from '../ports/enrichment/port';
 import { chargeReference, signalDomain } from './kinds';
+import { leadsByIds } from '../pool/leads_by_id';
 
 /** Leads a round hands to the provider. */
 export const ROUND_SIZE = 25;
@@ -65,16 +65,7 @@ export async function selectSignalLeads(
   const tenant = and(eq(poolLeads.orgId, q.orgId), eq(poolLeads.clientId, q.clientId));
   let rows: PoolLeadRow[];
   if (q.leadIds) {
-    const ids = [...new Set(q.leadIds.map((id) => id.toLowerCase()))];
-    const found = await db.select().from(poolLeads).where(and(tenant, inArray(poolLeads.id, ids)));
-    const byId = new Map(found.map((r) => [r.id, r]));
-    const unknown = ids.filter((id) => !byId.has(id));
-    if (unknown.length) {
-      throw new ApiError('not_found', `lead_ids: no lead ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` (and ${unknown.length - 10} more)` : ''} in this client's pool`, {
-        body: { unknown_lead_ids: unknown },
-      });
-    }
-    rows = ids.map((id) => byId.get(id)!);
+    rows = await leadsByIds(db, { orgId: q.orgId, clientId: q.clientId, leadIds: q.leadIds });
   } else {
     rows = await db.select().from(poolLeads).where(and(tenant, ne(poolLeads.status, 'removed'))).orderBy(asc(poolLeads.createdAt), asc(poolLeads.id));
   }
