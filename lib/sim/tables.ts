@@ -1,0 +1,81 @@
+// What the simulated adapters did, as rows (GET /admin/v1/orgs/{org_id}/sim/{table}, agency-operator.md §5), so an
+// owner, a test or a demo can see the outside effects that never left the machine. Each table belongs to one port
+// and exists only while that port runs its simulation. A port a later issue brings registers its table here.
+import { and, desc, eq } from 'drizzle-orm';
+import { enrichmentCalls, finderCalls, simTablePosts } from '../../schema';
+import type { Db } from '../db/types';
+import { ApiError } from '../errors';
+import type { Services } from '../services';
+
+export const SIM_TABLES = ['orders', 'dns_records', 'mailboxes', 'sequencer_sends', 'finder_calls', 'table_posts', 'enrichment_calls'] as const;
+export type SimTable = (typeof SIM_TABLES)[number];
+
+type Query = { limit: number; client_id?: string };
+type Source = {
+  /** The port's adapter in this deployment and the setting that chooses it. */
+  adapter: (s: Services) => { kind: string; setting: string };
+  rows: (db: Db, orgId: string, q: Query) => Promise<Record<string, unknown>[]>;
+};
+
+// Tables of ports not built yet answer 404 saying so, rather than an empty list that would look like "nothing happened".
+const LATER: Partial<Record<SimTable, string>> = {
+  orders: 'the simulated registrar (domain orders) arrives with the infrastructure issue',
+  dns_records: 'the simulated DNS records of bought domains arrive with the infrastructure issue',
+  mailboxes: 'the simulated mailbox provider arrives with the infrastructure issue',
+  sequencer_sends: 'the simulated sequencer arrives with the campaign issue',
+};
+
+const SOURCES: Partial<Record<SimTable, Source>> = {
+  finder_calls: {
+    adapter: (s) => ({ kind: s.studio.finder.kind, setting: 'EMAIL_FINDER' }),
+    rows: async (db, orgId, q) => {
+      const where = and(eq(finderCalls.orgId, orgId), eq(finderCalls.simulated, true), q.client_id ? eq(finderCalls.clientId, q.client_id) : undefined);
+      const rows = await db.select().from(finderCalls).where(where).orderBy(desc(finderCalls.at), desc(finderCalls.id)).limit(q.limit);
+      return rows.map((r) => ({
+        id: r.id,
+        client_id: r.clientId,
+        run_id: r.runId,
+        lead_id: r.leadId,
+        provider: r.provider,
+        operation: r.operation,
+        domain: r.domain,
+        email: r.email,
+        outcome: r.outcome,
+        cost_micros: r.costMicros,
+        simulated: r.simulated,
+        at: r.at.toISOString(),
+      }));
+    },
+  },
+  table_posts: {
+    adapter: (s) => ({ kind: s.studio.tableTool.kind, setting: 'TABLE_TOOL' }),
+    // Posts carry no client column: a client filter would need the push's client (not asked for yet).
+    rows: async (db, orgId, q) => {
+      const rows = await db.select().from(simTablePosts).where(eq(simTablePosts.orgId, orgId)).orderBy(desc(simTablePosts.at), desc(simTablePosts.id)).limit(q.limit);
+      return rows.map((r) => ({ id: r.id, push_id: r.pushId, lead_id: r.leadId, url: r.url, body: r.body, simulated: true, at: r.at.toISOString() }));
+    },
+  },
+  enrichment_calls: {
+    adapter: (s) => ({ kind: s.studio.enrichment.kind, setting: 'ENRICHMENT' }),
+    // Calls carry no client column (the port logs per organization): client_id does not narrow them.
+    rows: async (db, orgId, q) => {
+      const rows = await db
+        .select()
+        .from(enrichmentCalls)
+        .where(and(eq(enrichmentCalls.orgId, orgId), eq(enrichmentCalls.simulated, true)))
+        .orderBy(desc(enrichmentCalls.at), desc(enrichmentCalls.id))
+        .limit(q.limit);
+      return rows.map((r) => ({ id: r.id, provider: r.provider, operation: r.operation, domain: r.domain, outcome: r.outcome, cost_micros: r.costMicros, simulated: r.simulated, at: r.at.toISOString() }));
+    },
+  },
+};
+
+/** The table's rows for one organization, newest first; 404 naming why when the table is not simulated here. */
+export async function simRows(services: Services, orgId: string, table: SimTable, q: Query): Promise<Record<string, unknown>[]> {
+  const later = LATER[table];
+  if (later) throw new ApiError('not_found', `sim/${table}: ${later}`);
+  const source = SOURCES[table]!;
+  const { kind, setting } = source.adapter(services);
+  if (kind !== 'sim') throw new ApiError('not_found', `sim/${table}: that port is not simulated here (${setting}=${kind})`);
+  return source.rows(services.db, orgId, q);
+}
