@@ -71,6 +71,8 @@ const ConfigSchema = z.object({
   PREDICTLEADS_API_URL: z.url({ protocol: /^https?$/ }).default('https://predictleads.com/api/v3'),
   PREDICTLEADS_API_KEY: z.string().optional(),
   PREDICTLEADS_API_TOKEN: z.string().optional(),
+  // Simulated time (agency-operator.md §6): `sim` keeps "now" in the database, moved only by POST /admin/v1/sim/clock.
+  CLOCK: z.enum(['wall', 'sim']).default('wall'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

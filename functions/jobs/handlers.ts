@@ -5,6 +5,10 @@ import { FOLLOWUP_SWEEP_JOB, followupJobHandlers } from '../../lib/followups/job
 import { TABLE_PUSH_SWEEP_JOB, tablePushJobHandlers } from '../../lib/bridge/jobs';
 import { signalsJobHandlers } from '../../lib/signals/jobs';
 import { FORMULA_SWEEP_JOB, formulaJobHandlers } from '../../lib/formulas/jobs';
+import { PLAN_SWEEP_JOB, planJobHandlers } from '../../lib/plans/jobs';
+import { CLOCK_TICKS_JOB, clockJobHandlers } from '../../lib/clock/jobs';
+import { registerCourseTick } from '../../lib/course/tick';
+import { registerReturnDismissedTick } from '../../lib/plans/dismiss';
 
 /**
  * Every job kind the service runs, for both queue adapters (QStash → POST /jobs/run, and the embedded runner).
@@ -20,7 +24,16 @@ export const jobHandlers: JobHandlers = {
   ...signalsJobHandlers(),
   // Formula runs: `formula_run.round` per round (each queues the next), `formula_run.sweep` for stalled runs.
   ...formulaJobHandlers(),
+  // Plan steps: `plan.step` at each step's due time, `plan.sweep` for missed, expired or not-yet-published ones.
+  ...planJobHandlers(),
+  // Registered ticks (lib/clock/ticks.ts) under the wall clock: `clock.ticks` asks for due slots, `clock.tick` runs one.
+  ...clockJobHandlers(),
 };
+
+// Ticks (lib/clock/ticks.ts) are registered here, beside every job kind: each process that runs jobs (the embedded
+// runner, the jobs Worker, the simulated clock's advance) loads this file, so each runs every tick.
+registerCourseTick(); // the daily catch-up planner, hourly, for organizations at 07:xx local time
+registerReturnDismissedTick(); // dismissed plans come back when their days are up
 
 /**
  * What runs without being enqueued. `everyTick`: on each tick of the embedded runner (QStash deployments get these
@@ -34,5 +47,7 @@ export const jobSchedule: RunnerOptions = {
     { kind: FOLLOWUP_SWEEP_JOB, everyMs: 60_000 },
     { kind: TABLE_PUSH_SWEEP_JOB, everyMs: 60_000 },
     { kind: FORMULA_SWEEP_JOB, everyMs: 60_000 },
+    { kind: PLAN_SWEEP_JOB, everyMs: 60_000 },
+    { kind: CLOCK_TICKS_JOB, everyMs: 60_000 },
   ],
 };

@@ -1,6 +1,7 @@
 // Node runtime: `npm run dev`, tests and benchmarks. Chooses adapters from configuration only:
 // DATABASE_URL → Neon driver (WebSocket), else PGlite in DATA_DIR; UPSTASH_* → Upstash, else in-process limits.
 import { createStudioPorts } from '../ports/studio';
+import { assertClockAllowed, loadSimClock } from '../clock/sim';
 import { WebSocket } from 'ws';
 import { KeyCache } from '../auth/keys';
 import type { Config } from '../config';
@@ -51,7 +52,9 @@ export async function createNodeServices(config: Config, opts: { database?: Data
   const secrets = createSecretBox(config.ENCRYPTION_KEY ?? devEncryptionKey(config.DATA_DIR), config.ENCRYPTION_KEY_PREVIOUS);
   await secrets.ready();
   const database = opts.database ?? (await openDatabase(config));
-  const clock = opts.clock ?? systemClock;
+  assertClockAllowed(config, 'node');
+  // CLOCK=sim: the stored simulated time (lib/clock/sim.ts), read once here; the database is migrated by now.
+  const clock = opts.clock ?? (config.CLOCK === 'sim' ? await loadSimClock(database.db) : systemClock);
   return {
     config,
     database,

@@ -1,6 +1,7 @@
 // Cloudflare Workers runtime: production adapters only (Neon over WebSocket, Upstash). An isolate's memory
 // limits nothing on Workers, so missing Upstash configuration is a configuration error here, not a fallback.
 import { createStudioPorts } from '../ports/studio';
+import { assertClockAllowed } from '../clock/sim';
 import type { Context } from 'hono';
 import { KeyCache } from '../auth/keys';
 import { loadConfig, type Config } from '../config';
@@ -28,6 +29,7 @@ function isolateState(env: Record<string, unknown>) {
   if (cached?.env === env) return cached;
   const config = loadConfig(env);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required on Workers');
+  assertClockAllowed(config, 'worker');
   if (!config.UPSTASH_REDIS_REST_URL || !config.UPSTASH_REDIS_REST_TOKEN) throw new Error('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are required on Workers');
   if (!config.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY is required on Workers');
   // The admin token opens every organization: a short one is a guessable one (the per-IP limit only slows guessing).

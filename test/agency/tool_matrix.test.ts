@@ -8,7 +8,7 @@ import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { objectFixtures, sampleBody } from '../helpers/route_fixtures';
 import { newTenant, randomIp, request, type Tenant } from '../helpers/tenant';
 
-const OPT_INS = ['replies.send', 'replies.approve', 'leads.read', 'reports.read', 'campaigns.read'];
+const OPT_INS = ['replies.send', 'replies.approve', 'leads.read', 'reports.read', 'campaigns.read', 'agency.plans.approve'];
 
 let env: TestEnv;
 let victim: Tenant;

@@ -98,7 +98,7 @@ describe('every /v1 route', () => {
     expect(addressed.length).toBeGreaterThan(0);
     for (const op of addressed) {
       const key = isAgency(op)
-        ? await attacker.addKey({ kind: 'agency', scopes: [] })
+        ? await attacker.addKey({ kind: 'agency', scopes: op.scopes.filter((sc) => sc === 'agency.plans.approve') as never })
         : await attacker.addKey({ scopes: [...op.scopes, '*'] as never, client_id: op.path.startsWith('/v1/crm') ? attacker.client.id : null });
       const r = await attacker.call(op.method, fill(op.path, victimIds), { key, body: sampleBody(op.method, op.path), ip: randomIp() });
       expect(r.status, `${op.method} ${op.path} → ${r.text.slice(0, 160)}`).toBe(404);

@@ -6,7 +6,7 @@ import { putTableDestination } from '../../lib/bridge/destination';
 import { createTablePush } from '../../lib/bridge/pushes';
 import { generateReport } from '../../lib/reports/generate_report';
 import { insertRecipe } from '../../lib/recipes/create';
-import { enrichRuns, formulas } from '../../schema';
+import { enrichRuns, formulas, planSteps, plans } from '../../schema';
 import { inject } from 'vitest';
 import { recordSecret } from './secret_scan';
 import { createWebhook } from '../../lib/webhooks/manage';
@@ -29,6 +29,13 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
   // An own formula and a finished formula run of the client (formulas and runs have no admin create route).
   const [formula] = await env.services.db.insert(formulas).values({ orgId: t.org.id, name: `Fixture formula ${Math.random().toString(36).slice(2)}`, kind: 'expression', spec: { expression: 'seniority(title)' }, inputs: ['title'], outputType: 'text', createdBy: 'fixture' }).returning();
   const [run] = await env.services.db.insert(enrichRuns).values({ orgId: t.org.id, clientId: t.client.id, kind: 'formula', recipeId: recipe.id, status: 'done', total: 0, creditCap: 0, actor: 'fixture' }).returning();
+  // A finished plan of the client with a step that ran (what undo_step addresses). Done, not open: fixtures are
+  // built more than once per tenant and a client has one open plan.
+  const [plan] = await env.services.db.insert(plans).values({ orgId: t.org.id, clientId: t.client.id, title: 'Fixture plan', status: 'done', createdBy: 'fixture' }).returning();
+  const [, ranStep] = await env.services.db.insert(planSteps).values([
+    { planId: plan.id, orgId: t.org.id, clientId: t.client.id, position: 1, kind: 'note', params: { text: 'Fixture reminder' }, createdBy: 'fixture' },
+    { planId: plan.id, orgId: t.org.id, clientId: t.client.id, position: 2, kind: 'note', params: { text: 'Fixture done' }, status: 'done' as const, result: { noted: 'Fixture done' }, ranAt: env.clock.now(), createdBy: 'fixture' },
+  ]).returning();
   return {
     id: reply.id,
     // Agency routes name their parameters after the resource (agency-operator.md §2).
@@ -45,6 +52,8 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
     recipe_id: recipe.id,
     formula_id: formula.id,
     run_id: run.id,
+    plan_id: plan.id,
+    step_id: ranStep.id,
     // An address on the do-not-contact list: the admin opt-out routes address entries by email.
     email: reply.from_email,
     '/v1/replies/{id}:id': reply.id,
@@ -91,6 +100,12 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/agency/clients/{client_id}/recipes/{recipe_id}/template': { name: 'Fixture template' },
   'POST /v1/agency/formulas': { name: 'Fixture own formula', kind: 'expression', expression: 'department(title)', output_type: 'text' },
   'POST /v1/agency/clients/{client_id}/runs/{run_id}': { continue: true },
+  'POST /v1/agency/clients/{client_id}/agreements': { kind: 'meetings_per_month', target: 4, start: '2026-01-01' },
+  'POST /v1/agency/clients/{client_id}/plan/steps': { kind: 'note', params: { text: 'Call the client about the new list' } },
+  'POST /v1/agency/plans/{plan_id}/change': { step_changes: [{ op: 'add', kind: 'note', params: { text: 'Fixture change' } }] },
+  'POST /v1/agency/plans/{plan_id}/dismiss': { days: 3 },
+  'POST /admin/v1/plans/{plan_id}/approve': { approver: 'Maria' },
+  'POST /admin/v1/sim/clock': { advance_seconds: 60 },
   'POST /v1/bridge/inbound/{hook_id}': { email: 'fixture@fixture-table.example', first_name: 'Fix', last_name: 'Ture', company: 'Fixture Table Co' },
   'POST /v1/inbound/{source_id}': {
     message_id: '<fixture@prospect.io>',

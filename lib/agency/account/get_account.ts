@@ -45,8 +45,7 @@ function adaptersOf(config: Record<string, unknown>): Record<string, string> {
     limits: config.UPSTASH_REDIS_REST_URL ? 'upstash' : 'memory',
     queue: config.QSTASH_TOKEN ? 'qstash' : 'database',
     ai: pick('AI_PROVIDER', 'offline'),
-    // Simulated time (CLOCK=sim) arrives with the plans engine; until then the wall clock rules.
-    clock: 'wall',
+    clock: pick('CLOCK', 'wall'),
     dns: pick('DNS', 'sim'),
     email_finder: pick('EMAIL_FINDER', 'sim'),
     table_tool: pick('TABLE_TOOL', 'sim'),
