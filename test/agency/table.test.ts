@@ -6,7 +6,7 @@ import { agencyToolServer } from '../../functions/mcp/agency_server';
 // The operation table pinned to the spec. test/fixtures/agency_tools.json is the spec's tool list
 // (agency-tools-and-bridge.md §4 plus list_plans, list_imports and the four tools agency-operator.md §2 places),
 // 93 entries with method, path under {base_url} (path parameters named after their resource, agency-operator.md
-// §2) and scope. Every tool the table serves must match its entry; the tools of issues 13-15 must all be served.
+// §2) and scope. Every tool the table serves must match its entry; the tools of issues 13-16 must all be served.
 type Spec = { name: string; method: string; path: string; scope: string };
 const SPEC: Spec[] = JSON.parse(readFileSync(new URL('../fixtures/agency_tools.json', import.meta.url), 'utf8'));
 const byName = new Map(SPEC.map((s) => [s.name, s]));
@@ -26,6 +26,8 @@ const ISSUE_15 = [
   'save_recipe_as_template', 'find_formulas', 'run_formula', 'get_run', 'stop_run', 'add_column', 'request_publish_formula',
   'read_signals', 'estimate_signals', 'run_signals',
 ];
+// Plans, agreements and the course (issue 16).
+const ISSUE_16 = ['get_agreements', 'set_agreement', 'get_course', 'get_plan', 'list_plans', 'approve_plan', 'change_plan', 'dismiss_plan', 'pause_plan', 'undo_step', 'propose_action'];
 // agency-operator.md §3: the two-step tools.
 const TWO_STEP = new Set([
   'update_playbook', 'import_campaigns', 'preview_recipe', 'create_recipe', 'update_recipe', 'add_column', 'request_publish_formula', 'run_formula',
@@ -43,7 +45,7 @@ describe('the agency operation table', () => {
 
   it("serves every tool of this issue and only tools of the spec, each with the spec's method, path and scope", () => {
     const served = TOOLS.map((op) => op.name);
-    for (const name of [...ISSUE_13, ...ISSUE_14, ...ISSUE_15]) expect(served, name).toContain(name);
+    for (const name of [...ISSUE_13, ...ISSUE_14, ...ISSUE_15, ...ISSUE_16]) expect(served, name).toContain(name);
     expect(new Set(served).size).toBe(served.length);
     for (const op of TOOLS) {
       const spec = byName.get(op.name);
