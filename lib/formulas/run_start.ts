@@ -2,17 +2,15 @@
 // charges nothing; confirming stores the run and one item per lead and queues its first round, in the confirm's
 // transaction. Credits are charged per round for cells actually written (run_round.ts), never at confirm: so the
 // Preview's `credits` (what runTwoStep charges on confirm) is 0 and the tool shows the ceiling in the answer.
-import { sql } from 'drizzle-orm';
-import { enrichRuns } from '../../schema';
 import { findClient } from '../agency/clients/view';
 import type { Applied, Preview, TwoStepDef } from '../agency/confirm';
 import type { AgencyCall } from '../agency/operation';
 import { balanceOf } from '../credits/ledger';
 import type { Db } from '../db/types';
-import { FORMULA_ROUND_JOB } from './run_job_kind';
 import { CONFIRM_LARGE_ABOVE, planRun, type RunInput } from './run_plan';
 import { ROUND_SIZE } from './run_round';
 import { runView, type RunView } from './run_view';
+import { insertFormulaRun } from './run_create';
 
 export type RunFormulaPreview = {
   recipe_id: string;
@@ -78,34 +76,20 @@ async function preview(call: AgencyCall, input: RunInput, db: Db): Promise<Previ
 /** The run and its items, and its first round queued (in the transaction when the queue can join it). */
 async function apply(call: AgencyCall, input: RunInput, tx: Db, p: Preview<RunFormulaPreview>): Promise<Applied<{ run: RunView }>> {
   const only = p.preview.columns.length === 1 ? p.preview.columns[0] : null;
-  const [run] = await tx
-    .insert(enrichRuns)
-    .values({
-      orgId: call.auth.orgId,
-      clientId: input.client_id,
-      kind: 'formula',
-      recipeId: input.recipe_id,
-      recipeVersion: p.preview.version,
-      formulaRef: only?.formula ?? null,
-      columnKey: input.column_key ?? null,
-      onlyEmpty: input.overwrite !== true,
-      status: 'running',
-      total: p.preview.leads,
-      creditCap: p.preview.credit_ceiling,
-      keyId: call.auth.keyId,
-      actor: call.actor,
-      createdAt: call.now,
-      updatedAt: call.now,
-    })
-    .returning();
-  const ids = (p.state as { leads: string }).leads.split(',');
-  // One statement per 2,000 items: a 10,000-lead run is five round trips, not ten thousand.
-  for (let i = 0; i < ids.length; i += 2000) {
-    const chunk = ids.slice(i, i + 2000);
-    await tx.execute(sql`INSERT INTO enrich_run_items (run_id, lead_id, position)
-      SELECT ${run.id}::uuid, id::uuid, ord::int + ${i - 1}::int FROM unnest(${sql.param(chunk)}::uuid[]) WITH ORDINALITY AS t(id, ord)`);
-  }
-  if (call.services.queue.transactional) await call.services.queue.enqueue({ kind: FORMULA_ROUND_JOB, payload: { run_id: run.id }, dedupeKey: `${FORMULA_ROUND_JOB}:${run.id}:0` }, { tx });
+  const run = await insertFormulaRun(tx, call.services.queue, {
+    orgId: call.auth.orgId,
+    clientId: input.client_id,
+    recipeId: input.recipe_id,
+    recipeVersion: p.preview.version,
+    formulaRef: only?.formula ?? null,
+    columnKey: input.column_key ?? null,
+    onlyEmpty: input.overwrite !== true,
+    leadIds: (p.state as { leads: string }).leads.split(','),
+    creditCap: p.preview.credit_ceiling,
+    keyId: call.auth.keyId,
+    actor: call.actor,
+    now: call.now,
+  });
   return {
     result: { run: runView(run) },
     audit: {

@@ -8,7 +8,8 @@ import { insertRecipe } from '../../lib/recipes/create';
 import { addDraftVersion, DRY_RUN_PASSED } from '../../lib/recipes/versions';
 import { findRecipe } from '../../lib/recipes/load';
 import { stepKind } from '../../lib/plans/registry';
-import { creditLedger, organizations, poolLeads, recipes } from '../../schema';
+import { creditLedger, enrichRuns, organizations, poolLeads, recipes } from '../../schema';
+import { addLeads, drain as drainFormulaJobs, liveRecipe, runRow } from '../formulas/run_helpers';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { addPoolLeads } from '../agency/pool_reads_helpers';
 import { advanceTo, planTenant } from './plans_helpers';
@@ -76,5 +77,28 @@ describe('find_emails', () => {
     const again = await kind.run({ services: env.services, orgId: a.t.org.id, clientId: a.t.client.id, stepId: ran.id, planId: plan.id, now: env.clock.now(), actor: 'system' }, { max_leads: 10 });
     expect(again).toMatchObject({ finder_run_id: ran.result.finder_run_id, found: ran.result.found });
     expect(before - (await balance())).toBe(ran.result.found);
+  });
+});
+
+describe('run_formula', () => {
+  it("starts a formula run on its day over the recipe's live version, capped at max_credits; a repeated run starts no second run", async () => {
+    const a = await planTenant(env);
+    await addLeads(env, a.t, [{ company: 'Acme Software', title: 'VP Sales' }, { company: 'Baker Bakery', title: 'Owner' }]);
+    const recipe = await liveRecipe(env, a.t, [{ type: 'formula', column_key: 'seniority', formula: 'seniority_from_title' }]);
+    const { plan } = await a.propose('run_formula', { recipe_id: recipe.id, max_credits: 5 });
+    expect(plan.dry_run.problems).toEqual([]);
+    const { done } = await a.confirm(`/v1/agency/plans/${plan.id}/approve`);
+    expect(done.status, done.text).toBe(200);
+    await advanceTo(env, done.json.plan.steps[0].due_at);
+    const ran = (await a.getPlan(plan.id)).steps[0];
+    expect(ran.status, JSON.stringify(ran)).toBe('done');
+    expect(ran.result).toMatchObject({ leads: 2, version: 1 });
+    await drainFormulaJobs(env);
+    expect(await runRow(env, ran.result.run_id)).toMatchObject({ status: 'done', recipeVersion: 1, written: 2, actor: 'system' });
+    const kind = stepKind('run_formula')!;
+    const again = await kind.run({ services: env.services, orgId: a.t.org.id, clientId: a.t.client.id, stepId: ran.id, planId: plan.id, now: env.clock.now(), actor: 'system' }, { recipe_id: recipe.id, max_credits: 5 });
+    expect(again).toEqual(ran.result);
+    const runs = await env.services.db.select().from(enrichRuns).where(eq(enrichRuns.clientId, a.t.client.id));
+    expect(runs).toHaveLength(1);
   });
 });

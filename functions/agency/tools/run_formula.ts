@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/errors';
 import { CONFIRM_LARGE_ABOVE, MAX_RUN_LEADS, type RunInput } from '../../../lib/formulas/run_plan';
 import { runFormula, type RunFormulaPreview } from '../../../lib/formulas/run_start';
 import { ROUND_SIZE } from '../../../lib/formulas/run_round';
-import { FORMULA_ROUND_JOB } from '../../../lib/formulas/run_job_kind';
+import { publishFirstRound } from '../../../lib/formulas/run_create';
 import { RunSchema } from '../../../lib/formulas/run_view';
 
 const ColumnPreview = z.object({
@@ -76,11 +76,7 @@ export const runFormulaOp = defineOperation({
     try {
       const out = await runTwoStep(call, runFormula, input as RunInput);
       if (!out.confirmed) return { body: withCeiling(out.answer) };
-      // QStash cannot join the confirm's transaction: the first round is published after commit (the sweep
-      // re-queues a run whose publish failed).
-      if (!call.services.queue.transactional) {
-        await call.services.queue.enqueue({ kind: FORMULA_ROUND_JOB, payload: { run_id: out.result.run.id }, dedupeKey: `${FORMULA_ROUND_JOB}:${out.result.run.id}:0` });
-      }
+      await publishFirstRound(call.services.queue, out.result.run.id);
       return { body: out.result };
     } catch (err) {
       if (err instanceof ApiError && err.code === 'preview_stale' && err.extra.body?.preview) {

@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { enrichRuns } from '../../../schema';
 import { ApiError } from '../../errors';
-import { FORMULA_ROUND_JOB } from '../../formulas/run_job_kind';
+import { insertFormulaRun, publishFirstRound } from '../../formulas/run_create';
 import { planRun, type RunInput } from '../../formulas/run_plan';
 import type { StepContext, StepKind } from '../registry';
 import { oncePerStep } from './effect';
@@ -49,37 +47,23 @@ export const runFormulaStep: StepKind<Params> = {
       if (plan.leadIds.length === 0) return { run_id: null, leads: 0, credit_cap: 0 };
       const only = plan.columns.length === 1 ? plan.columns[0] : null;
       const cap = Math.min(plan.creditCeiling, p.max_credits);
-      const [run] = await tx
-        .insert(enrichRuns)
-        .values({
-          orgId: ctx.orgId,
-          clientId: ctx.clientId,
-          kind: 'formula',
-          recipeId: p.recipe_id,
-          formulaRef: only?.def.ref ?? null,
-          columnKey: p.column_key ?? null,
-          onlyEmpty: p.overwrite !== true,
-          status: 'running',
-          total: plan.leadIds.length,
-          creditCap: cap,
-          keyId: null,
-          actor: ctx.actor,
-          createdAt: ctx.now,
-          updatedAt: ctx.now,
-        })
-        .returning();
-      for (let i = 0; i < plan.leadIds.length; i += 2000) {
-        const chunk = plan.leadIds.slice(i, i + 2000);
-        await tx.execute(sql`INSERT INTO enrich_run_items (run_id, lead_id, position)
-          SELECT ${run.id}::uuid, id::uuid, ord::int + ${i - 1}::int FROM unnest(${sql.param(chunk)}::uuid[]) WITH ORDINALITY AS t(id, ord)`);
-      }
-      if (queue.transactional) await queue.enqueue({ kind: FORMULA_ROUND_JOB, payload: { run_id: run.id }, dedupeKey: `${FORMULA_ROUND_JOB}:${run.id}:0` }, { tx });
+      const run = await insertFormulaRun(tx, queue, {
+        orgId: ctx.orgId,
+        clientId: ctx.clientId,
+        recipeId: p.recipe_id,
+        recipeVersion: plan.version,
+        formulaRef: only?.def.ref ?? null,
+        columnKey: p.column_key ?? null,
+        onlyEmpty: p.overwrite !== true,
+        leadIds: plan.leadIds,
+        creditCap: cap,
+        keyId: null,
+        actor: ctx.actor,
+        now: ctx.now,
+      });
       return { run_id: run.id, leads: plan.leadIds.length, credit_cap: cap, version: plan.version };
     });
-    // A queue outside the database publishes after commit; the formula sweeper catches a publish that was lost.
-    if (!queue.transactional && typeof result.run_id === 'string') {
-      await queue.enqueue({ kind: FORMULA_ROUND_JOB, payload: { run_id: result.run_id }, dedupeKey: `${FORMULA_ROUND_JOB}:${result.run_id}:0` });
-    }
+    if (typeof result.run_id === 'string') await publishFirstRound(queue, result.run_id);
     return result;
   },
 };
