@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, campaigns, leads, providerCampaigns, sendingProviders } from '../../schema';
 import { createCampaign } from '../../lib/orgs/admin';
 import { startTestEnv, TIER, type TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant, randomIp, type Tenant } from '../helpers/tenant';
 
 const TOOLS = ['list_campaigns', 'link_campaign', 'import_campaigns'];
@@ -25,10 +25,7 @@ async function agency() {
   const listed = await mcp.listTools();
   expect(listed.tools.map((x) => x.name)).toEqual(expect.arrayContaining(TOOLS));
   const rest = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-  const tool = async (name: string, args: Record<string, unknown> = {}) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   return { t, key, mcp, rest, tool };
 }
 

@@ -2,7 +2,7 @@
 // SDK client: numbers computed from real ingested replies, sends and follow-ups, tenant isolation, validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant, type Tenant } from '../helpers/tenant';
 import { plan, runDue } from '../api/followups_helpers';
 
@@ -33,10 +33,7 @@ async function agency() {
   const listed = await mcp.listTools();
   expect(listed.tools.map((x) => x.name)).toEqual(expect.arrayContaining(TOOLS));
   const rest = (path: string) => t.call('GET', path, { key });
-  const tool = async (name: string, args: Record<string, unknown> = {}) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   return { t, key, mcp, rest, tool };
 }
 

@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { auditLog, leadImports, poolLeads, sequencerSnapshotEmails, suppressions } from '../../schema';
 import type { TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant } from '../helpers/tenant';
 
 export async function importTenant(env: TestEnv, opts: { studio?: boolean } = {}) {
@@ -13,10 +13,7 @@ export async function importTenant(env: TestEnv, opts: { studio?: boolean } = {}
   // Listing first makes the SDK client check every result against the tool's published outputSchema.
   await mcp.listTools();
   const rest = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-  const tool = async (name: string, args: Record<string, unknown> = {}) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   const base = `/v1/agency/clients/${t.client.id}`;
   const db = env.services.db;
   return {

@@ -5,7 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { auditLog, poolColumns, poolLeads } from '../../schema';
 import type { TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant, type Tenant } from '../helpers/tenant';
 
 export type PoolLeadInput = Partial<typeof poolLeads.$inferInsert>;
@@ -29,10 +29,7 @@ export async function studioTenant(env: TestEnv, opts: { studio?: boolean } = {}
   // Listing first makes the SDK client check every result against the tool's published outputSchema.
   await mcp.listTools();
   const rest = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-  const tool = async (name: string, args: Record<string, unknown> = {}) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   /** The GET route with the arguments as its query, and the tool with them as JSON: the same answer, returned. */
   const read = async (name: string, path: string, args: Record<string, unknown> = {}) => {
     const viaRest = await rest('GET', `${path}${queryOf(args)}`);

@@ -13,7 +13,7 @@ import { runSignalsRound } from '../../lib/signals/round';
 import { auditLog, enrichRunItems, enrichRuns, jobs, leadSignals, organizations, poolLeads } from '../../schema';
 import { sweepStalledRuns } from '../../lib/formulas/jobs';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant, type Tenant } from '../helpers/tenant';
 
 let env: TestEnv;
@@ -44,10 +44,7 @@ async function agency(credits = 1000) {
   const key = await t.addKey({ name: 'assistant', kind: 'agency', scopes: [], rate_limit_per_minute: 1000 });
   const mcp = await mcpClient(env, key, { ip: t.ip });
   const rest = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-  const tool = async (name: string, args: Record<string, unknown>) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   const base = `/v1/agency/clients/${t.client.id}/signals`;
   return { t, key, rest, tool, base };
 }

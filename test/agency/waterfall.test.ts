@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simTruth, type SimTruth } from '../../lib/ports/finder/sim';
 import { auditLog, finderCalls, finderRuns, organizations, poolLeads, suppressions } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant, type Tenant } from '../helpers/tenant';
 
 let env: TestEnv;
@@ -40,10 +40,7 @@ async function agency(credits?: number) {
   const mcp = await mcpClient(env, key, { ip: t.ip });
   await mcp.listTools();
   const rest = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-  const tool = async (name: string, args: Record<string, unknown>) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   const run = `/v1/agency/clients/${t.client.id}/waterfall/run`;
   const estimate = `/v1/agency/clients/${t.client.id}/waterfall/estimate`;
   return { t, key, mcp, rest, tool, run, estimate };

@@ -5,7 +5,7 @@ import { jobHandlers, jobSchedule } from '../../functions/jobs/handlers';
 import { drainJobs } from '../../lib/queue/runner';
 import { auditLog, creditLedger, enrichRunItems, enrichRuns, organizations, poolLeads, recipes, recipeVersions } from '../../schema';
 import type { TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant, type Tenant } from '../helpers/tenant';
 
 let serial = 0;
@@ -17,10 +17,7 @@ export async function agencyTenant(env: TestEnv, opts: { credits?: number; payin
   const key = await t.addKey({ name: 'assistant', kind: 'agency', scopes: [], rate_limit_per_minute: 5000, daily_credit_limit: opts.dailyCreditLimit ?? 100_000 });
   const mcp = await mcpClient(env, key, { ip: t.ip });
   const rest = (method: string, path: string, body?: unknown, k = key) => t.call(method, path, { key: k, body });
-  const tool = async (name: string, args: Record<string, unknown>) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   return { t, key, mcp, rest, tool };
 }
 export type Agency = Awaited<ReturnType<typeof agencyTenant>>;

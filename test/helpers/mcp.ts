@@ -30,3 +30,11 @@ export function toolJson(result: any): any {
   const text: string = result.content[0].text;
   return JSON.parse(text.slice(text.indexOf('\n') + 1));
 }
+
+/** `tool(name, args)` on an SDK client: whether it is an error, its JSON and its first text item. */
+export function toolCaller(mcp: Client) {
+  return async (name: string, args: Record<string, unknown> = {}) => {
+    const r = await mcp.callTool({ name, arguments: args });
+    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
+  };
+}

@@ -8,7 +8,7 @@ import { drainJobs } from '../../lib/queue/runner';
 import { registerStepKind } from '../../lib/plans/registry';
 import { auditLog, planLog, planSteps, plans } from '../../schema';
 import type { TestEnv } from '../helpers/harness';
-import { mcpClient, toolJson } from '../helpers/mcp';
+import { mcpClient, toolCaller } from '../helpers/mcp';
 import { newTenant } from '../helpers/tenant';
 
 /** Every run of a test kind, by step id: a step that runs twice shows up twice. */
@@ -67,10 +67,7 @@ export async function planTenant(env: TestEnv, opts: { approve?: boolean } = {})
   const mcp = await mcpClient(env, key, { ip: t.ip });
   await mcp.listTools();
   const rest = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-  const tool = async (name: string, args: Record<string, unknown> = {}) => {
-    const r = await mcp.callTool({ name, arguments: args });
-    return { isError: Boolean(r.isError), json: toolJson(r), text: (r.content as Array<{ text: string }>)[0]?.text ?? '' };
-  };
+  const tool = toolCaller(mcp);
   const propose = async (kind: string, params: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
     const r = await rest('POST', `/v1/agency/clients/${t.client.id}/plan/steps`, { kind, params, ...extra });
     expect(r.status, r.text).toBe(201);
