@@ -1,12 +1,12 @@
-// End to end on simulated time: the course's daily planner is a registered tick (functions/jobs/handlers.ts), so
+// End to end on simulated time. The course's daily planner is a registered tick (functions/jobs/handlers.ts), so
 // advancing CLOCK=sim past 07:00 in an organization's zone proposes a catch-up into the client's plan for an
-// agreement that is off track, once a day, as the system.
+// agreement that is off track, once a day, as the system. And weeks of a plan run in one advance of the clock.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import '../../functions/jobs/handlers';
 import { createNodeServices, type NodeServices } from '../../lib/runtime/node';
 import { createNodeApp } from '../../scripts/node_server';
-import { agreements, planSteps, plans } from '../../schema';
+import { agreements, organizations, planSteps, plans } from '../../schema';
 import { ADMIN_TOKEN, startTestEnv, type TestEnv } from '../helpers/harness';
 import { newTenant, randomIp, request } from '../helpers/tenant';
 
@@ -38,4 +38,35 @@ it('two simulated days propose one catch-up per day for an off-track prospects a
   const steps = await simServices.db.select().from(planSteps).where(eq(planSteps.planId, plan.id));
   // Nothing is bought or run: a note naming the shortfall waits for approval; the second day adds none while it waits.
   expect(steps.map((s) => [s.kind, s.status, s.createdBy])).toEqual([['note', 'waiting', 'system']]);
+});
+
+it('weeks of a plan in one call: proposed and approved through the tools, its steps on days 0, 7, 14 and 21 run at 08:00 in the organization zone', async () => {
+  const t = await newTenant(wall, { features: { agency_tools: true, studio: true } });
+  await simServices.db.update(organizations).set({ timezone: 'Europe/Berlin' }).where(eq(organizations.id, t.org.id));
+  const key = await t.addKey({ name: 'assistant', kind: 'agency', scopes: ['agency.plans.approve'] });
+  const ip = randomIp();
+  const call = (method: string, path: string, body?: unknown) => request(sim, method, path, { key, body, ip });
+  let planId = '';
+  for (const d of [0, 7, 14, 21]) {
+    const r = await call('POST', `/v1/agency/clients/${t.client.id}/plan/steps`, { kind: 'note', params: { text: `week ${d / 7}` }, day: d });
+    expect(r.status, r.text).toBe(201);
+    planId = r.json.plan.id;
+  }
+  const preview = await call('POST', `/v1/agency/plans/${planId}/approve`, {});
+  expect(preview.json.confirm_token, preview.text).toBeTruthy();
+  const approved = await call('POST', `/v1/agency/plans/${planId}/approve`, { confirm_token: preview.json.confirm_token });
+  expect(approved.status, approved.text).toBe(200);
+
+  const advance = await request(sim, 'POST', '/admin/v1/sim/clock', { key: null, body: { advance_seconds: 22 * 86_400 }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ip });
+  expect(advance.status, advance.text).toBe(200);
+  const plan = (await call('GET', `/v1/agency/plans/${planId}`)).json.plan;
+  expect(plan.status).toBe('done');
+  const steps = await simServices.db.select().from(planSteps).where(eq(planSteps.planId, planId));
+  const berlin = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hour12: false }).format(d);
+  expect(steps.map((s) => [s.day, s.status, berlin(s.ranAt!)]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+    [0, 'done', expect.any(String)], // day 0 approved after 08:00 runs at once
+    [7, 'done', '08:00'],
+    [14, 'done', '08:00'],
+    [21, 'done', '08:00'],
+  ]);
 });
