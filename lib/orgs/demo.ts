@@ -19,7 +19,7 @@ const SAMPLE_REPLIES = [
 export async function seedDemoOrg(db: Db, classify: Classify, now: Date) {
   const [{ n }] = await db.select({ n: count() }).from(organizations);
   if (Number(n) > 0) return null;
-  const org = await createOrg(db, { name: 'Demo Agency', features: { crm: true, agency_tools: true }, demo: true });
+  const org = await createOrg(db, { name: 'Demo Agency', features: { crm: true, agency_tools: true, studio: true }, demo: true });
   const client = await createClient(db, org.id, { name: 'Northwind Traders' });
   const campaign = await createCampaign(db, org.id, { name: 'Q4 outbound - operations leaders', client_id: client.id, sent: 1200, opened: 540 }, now);
   for (const [i, r] of SAMPLE_REPLIES.entries()) {
