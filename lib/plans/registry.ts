@@ -1,30 +1,7 @@
-import type { z } from 'zod';
-import type { Services } from '../services';
+import type { StepKind } from './step_kind';
 import { builtinStepKinds } from './steps';
 
-/** What a step's run, dry run and undo get: the step id is the idempotency reference of anything it does outside. */
-export type StepContext = { services: Services; orgId: string; clientId: string; stepId: string; planId: string; now: Date; actor: string };
-
-/**
- * One kind of plan step. The flags are copied onto the step row when it is proposed, so a plan shows what it buys
- * and what can be undone even if the kind changes later.
- */
-export type StepKind<P = Record<string, unknown>> = {
-  kind: string;
-  summary: (params: P) => string;
-  /** Validated at propose time: a failure is a 400 naming the field. */
-  params: z.ZodType<P>;
-  /** Spends money outside (domains, mailboxes): never approved by scope free_steps, never undoable. */
-  buys: boolean;
-  undoable: boolean;
-  /** Needs a person's approval (admin route) even when a key holds agency.plans.approve. */
-  needsPerson?: boolean;
-  credits: (params: P) => number;
-  /** Problems, one sentence each; [] = fine. Reads only. */
-  dryRun: (ctx: StepContext, params: P) => Promise<string[]>;
-  run: (ctx: StepContext, params: P) => Promise<Record<string, unknown>>;
-  undo?: (ctx: StepContext, params: P, result: Record<string, unknown>) => Promise<void>;
-};
+export type { StepContext, StepKind } from './step_kind';
 
 const kinds = new Map<string, StepKind<any>>();
 
@@ -42,6 +19,6 @@ export function stepKinds(): StepKind[] {
   return [...kinds.values()].sort((a, b) => a.kind.localeCompare(b.kind));
 }
 
-// Step files import only types from here, so registering the built-in kinds at load time has no import cycle:
-// whoever imports the registry (propose, execute) sees every kind.
+// Step files take their types from ./step_kind, so the registry can load them without an import circle: whoever
+// imports the registry (propose, execute) sees every built-in kind.
 for (const k of builtinStepKinds) registerStepKind(k);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { auditLog } from '../../../schema';
 import { writeAudit } from '../../agency/audit';
 import type { Db } from '../../db/types';
-import type { StepContext } from '../registry';
+import type { StepContext } from '../step_kind';
 
 export const STEP_EFFECT = 'plan.step_effect';
 

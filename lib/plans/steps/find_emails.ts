@@ -8,7 +8,7 @@ import { chargeCredits } from '../../credits/ledger';
 import { findNeverMail } from '../../pool/never_mail';
 import { searchRound, type LeadResult } from '../../waterfall/search';
 import { MAX_RUN_LEADS, ROUND_SIZE, selectLeads } from '../../waterfall/selection';
-import type { StepContext, StepKind } from '../registry';
+import type { StepContext, StepKind } from '../step_kind';
 
 const Params = z
   .object({

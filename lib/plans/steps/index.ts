@@ -1,4 +1,4 @@
-import type { StepKind } from '../registry';
+import type { StepKind } from '../step_kind';
 import { findEmailsStep } from './find_emails';
 import { noteStep } from './note';
 import { recipeGoLiveStep } from './recipe_go_live';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StepKind } from '../registry';
+import type { StepKind } from '../step_kind';
 
 const Params = z
   .object({

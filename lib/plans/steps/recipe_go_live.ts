@@ -5,7 +5,7 @@ import { writeAudit } from '../../agency/audit';
 import { ApiError } from '../../errors';
 import { findRecipe } from '../../recipes/load';
 import { dryRunPassed, makeDraftLive } from '../../recipes/versions';
-import type { StepKind } from '../registry';
+import type { StepKind } from '../step_kind';
 import { oncePerStep } from './effect';
 
 const Params = z

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../../errors';
 import { insertFormulaRun, publishFirstRound } from '../../formulas/run_create';
 import { planRun, type RunInput } from '../../formulas/run_plan';
-import type { StepContext, StepKind } from '../registry';
+import type { StepContext, StepKind } from '../step_kind';
 import { oncePerStep } from './effect';
 
 const Params = z

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { clients } from '../../../schema';
 import { writeAudit } from '../../agency/audit';
 import { findClient } from '../../agency/clients/view';
-import type { StepKind } from '../registry';
+import type { StepKind } from '../step_kind';
 import { oncePerStep } from './effect';
 
 const Params = z.object({ auto_write: z.boolean().describe('true: new leads are written without a person starting each batch') }).strict();
