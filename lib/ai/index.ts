@@ -33,16 +33,13 @@ export function createAiEngine(env: AiEnv): AiEngine {
 }
 
 /**
- * Runs engine.suggest with a deadline. On timeout the request is aborted (so a hosted
- * call stops consuming tokens) and AiEngineError('timeout') is thrown even if the
- * engine ignores its signal. A caller-supplied ctx.signal still cancels early.
+ * Runs one engine call under a deadline and the caller's abort signal: on timeout the call's own signal aborts
+ * (a hosted request is cancelled, never waited for) and the caller gets a `timeout` AiEngineError; any other
+ * failure becomes an AiEngineError naming `what`. Shared by suggestions and questions.
  */
-export async function suggestWithin(
-  engine: AiEngine, input: SuggestInput, ctx: SuggestContext, ms: number = DEFAULT_TIMEOUT_MS,
-): Promise<Suggestion> {
+async function withinDeadline<T>(what: string, ms: number, outer: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const timeoutError = new AiEngineError('timeout', `AI suggestion timed out after ${ms} ms`);
-  const outer = ctx.signal;
+  const timeoutError = new AiEngineError('timeout', `AI ${what} timed out after ${ms} ms`);
   const onOuterAbort = () => controller.abort(outer?.reason ?? new AiEngineError('aborted', 'AI request aborted'));
   if (outer?.aborted) onOuterAbort();
   else outer?.addEventListener('abort', onOuterAbort, { once: true });
@@ -54,15 +51,24 @@ export async function suggestWithin(
     }, ms);
   });
   try {
-    return await Promise.race([engine.suggest(input, { ...ctx, signal: controller.signal }), deadline]);
+    return await Promise.race([call(controller.signal), deadline]);
   } catch (e) {
     if (controller.signal.aborted && controller.signal.reason === timeoutError) throw timeoutError;
     if (e instanceof AiEngineError) throw e;
-    throw new AiEngineError('internal', `AI suggestion failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    throw new AiEngineError('internal', `AI ${what} failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuterAbort);
   }
+}
+
+/**
+ * Runs engine.suggest with a deadline. On timeout the request is aborted (so a hosted
+ * call stops consuming tokens) and AiEngineError('timeout') is thrown even if the
+ * engine ignores its signal. A caller-supplied ctx.signal still cancels early.
+ */
+export function suggestWithin(engine: AiEngine, input: SuggestInput, ctx: SuggestContext, ms: number = DEFAULT_TIMEOUT_MS): Promise<Suggestion> {
+  return withinDeadline('suggestion', ms, ctx.signal, (signal) => engine.suggest(input, { ...ctx, signal }));
 }
 
 /** Wraps an engine so every suggest() call gets the same deadline. */
@@ -76,20 +82,6 @@ export function askWith(engine: AiEngine, question: string, facts: AskFacts, ctx
 }
 
 /** engine.ask with the same deadline as a suggestion: a hosted call that hangs is aborted, never waited for. */
-export async function askWithin(engine: AiEngine, question: string, facts: AskFacts, ms: number = DEFAULT_TIMEOUT_MS, outer?: AbortSignal): Promise<Answer> {
-  const controller = new AbortController();
-  const timeoutError = new AiEngineError('timeout', `AI question timed out after ${ms} ms`);
-  if (outer?.aborted) controller.abort(outer.reason);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(timeoutError);
-      reject(timeoutError);
-    }, ms);
-  });
-  try {
-    return await Promise.race([askWith(engine, question, facts, { signal: controller.signal }), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function askWithin(engine: AiEngine, question: string, facts: AskFacts, ms: number = DEFAULT_TIMEOUT_MS, outer?: AbortSignal): Promise<Answer> {
+  return withinDeadline('question', ms, outer, (signal) => askWith(engine, question, facts, { signal }));
 }
