@@ -9,3 +9,5 @@ export * from './agency';
 export * from './pool';
 export * from './recipes';
 export * from './plans';
+export * from './infra';
+export * from './engine';
