@@ -71,6 +71,23 @@ const ConfigSchema = z.object({
   PREDICTLEADS_API_URL: z.url({ protocol: /^https?$/ }).default('https://predictleads.com/api/v3'),
   PREDICTLEADS_API_KEY: z.string().optional(),
   PREDICTLEADS_API_TOKEN: z.string().optional(),
+  // Sending infrastructure (issue 17). Registrar: the simulation, or Porkbun's JSON API v3 (key and secret key).
+  REGISTRAR: z.enum(['sim', 'porkbun']).default('sim'),
+  PORKBUN_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.porkbun.com/api/json/v3'),
+  PORKBUN_API_KEY: z.string().optional(),
+  PORKBUN_SECRET_API_KEY: z.string().optional(),
+  // DNS records of bought domains: the simulation, or Cloudflare's API v4 (an API token and the account id).
+  DNS_RECORDS: z.enum(['sim', 'cloudflare']).default('sim'),
+  CLOUDFLARE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.cloudflare.com/client/v4'),
+  CLOUDFLARE_API_TOKEN: z.string().optional(),
+  CLOUDFLARE_ACCOUNT_ID: z.string().optional(),
+  // Mailboxes: the simulation, or Google Workspace's Admin SDK Directory API (an OAuth access token and customer id).
+  MAILBOX_PROVIDER: z.enum(['sim', 'google']).default('sim'),
+  GOOGLE_DIRECTORY_API_URL: z.url({ protocol: /^https?$/ }).default('https://admin.googleapis.com/admin/directory/v1'),
+  GOOGLE_WORKSPACE_TOKEN: z.string().optional(),
+  GOOGLE_WORKSPACE_CUSTOMER: z.string().default('my_customer'),
+  // Warm-up and mailbox health: only the simulation so far.
+  WARMUP: z.enum(['sim']).default('sim'),
   // Simulated time (agency-operator.md §6): `sim` keeps "now" in the database, moved only by POST /admin/v1/sim/clock.
   CLOCK: z.enum(['wall', 'sim']).default('wall'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -22,6 +22,7 @@ import { registerReports } from './reports';
 import { registerSendingProvider } from './sending_provider';
 import { registerSim } from './sim';
 import { registerSimClock } from './sim_clock';
+import { registerSimHealth } from './sim_health';
 
 /** The organization owner's API (operator.md §3), behind ADMIN_TOKEN. */
 export const adminGroup = newGroup();
@@ -42,6 +43,7 @@ registerProviderCampaigns(adminGroup);
 registerAudit(adminGroup);
 registerSim(adminGroup);
 registerSimClock(adminGroup);
+registerSimHealth(adminGroup);
 registerBridge(adminGroup);
 registerPoolAdmin(adminGroup);
 registerPoolColumns(adminGroup);

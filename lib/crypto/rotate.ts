@@ -4,7 +4,7 @@
 // Running it again finds nothing to do; once it reports 0 left on the old key, ENCRYPTION_KEY_PREVIOUS can go.
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { sendingProviders, tableDestinations, webhooks } from '../../schema';
+import { mailboxes, sendingProviders, tableDestinations, webhooks } from '../../schema';
 import type { Db } from '../db/types';
 import type { SecretBox } from './secret_box';
 
@@ -14,6 +14,7 @@ const STORES: Store[] = [
   { name: 'rolled-over webhook secrets', table: webhooks, id: webhooks.id, blob: webhooks.previousSecretEnc, field: 'previousSecretEnc' },
   { name: 'sending provider secrets', table: sendingProviders, id: sendingProviders.orgId, blob: sendingProviders.secretEnc, field: 'secretEnc' },
   { name: 'table destination tokens', table: tableDestinations, id: tableDestinations.clientId, blob: tableDestinations.tokenEnc, field: 'tokenEnc' },
+  { name: 'mailbox credentials', table: mailboxes, id: mailboxes.id, blob: mailboxes.credentialEnc, field: 'credentialEnc' },
 ];
 
 export type RotationReport = { store: string; rows: number; reencrypted: number; alreadyCurrent: number; changedMeanwhile: number }[];

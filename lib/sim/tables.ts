@@ -2,9 +2,10 @@
 // owner, a test or a demo can see the outside effects that never left the machine. Each table belongs to one port
 // and exists only while that port runs its simulation. A port a later issue brings registers its table here.
 import { and, desc, eq } from 'drizzle-orm';
-import { enrichmentCalls, finderCalls, simTablePosts } from '../../schema';
+import { enrichmentCalls, finderCalls, simDnsRecords, simMailboxes, simOrders, simTablePosts } from '../../schema';
 import type { Db } from '../db/types';
 import { ApiError } from '../errors';
+import { RATE_LIMIT_MARK } from '../ports/registrar/sim';
 import type { Services } from '../services';
 
 export const SIM_TABLES = ['orders', 'dns_records', 'mailboxes', 'sequencer_sends', 'finder_calls', 'table_posts', 'enrichment_calls'] as const;
@@ -19,13 +20,44 @@ type Source = {
 
 // Tables of ports not built yet answer 404 saying so, rather than an empty list that would look like "nothing happened".
 const LATER: Partial<Record<SimTable, string>> = {
-  orders: 'the simulated registrar (domain orders) arrives with the infrastructure issue',
-  dns_records: 'the simulated DNS records of bought domains arrive with the infrastructure issue',
-  mailboxes: 'the simulated mailbox provider arrives with the infrastructure issue',
   sequencer_sends: 'the simulated sequencer arrives with the campaign issue',
 };
 
 const SOURCES: Partial<Record<SimTable, Source>> = {
+  // Orders, DNS records and mailboxes carry no client column (the ports work per organization): client_id does not
+  // narrow them. An order's `kind` tells a real order from the marker of a `slow-` name's refused first try.
+  orders: {
+    adapter: (s) => ({ kind: s.studio.registrar.kind, setting: 'REGISTRAR' }),
+    rows: async (db, orgId, q) => {
+      const rows = await db.select().from(simOrders).where(eq(simOrders.orgId, orgId)).orderBy(desc(simOrders.at), desc(simOrders.id)).limit(q.limit);
+      return rows.map((r) => {
+        const mark = r.reference.endsWith(RATE_LIMIT_MARK);
+        return {
+          id: r.id,
+          kind: mark ? 'rate_limited' : 'order',
+          reference: mark ? r.reference.slice(0, -RATE_LIMIT_MARK.length) : r.reference,
+          domain: mark ? r.domain.slice(0, r.domain.indexOf(RATE_LIMIT_MARK)) : r.domain,
+          price_cents: mark ? null : r.priceCents,
+          simulated: true,
+          at: r.at.toISOString(),
+        };
+      });
+    },
+  },
+  dns_records: {
+    adapter: (s) => ({ kind: s.studio.dnsRecords.kind, setting: 'DNS_RECORDS' }),
+    rows: async (db, orgId, q) => {
+      const rows = await db.select().from(simDnsRecords).where(eq(simDnsRecords.orgId, orgId)).orderBy(desc(simDnsRecords.at), desc(simDnsRecords.id)).limit(q.limit);
+      return rows.map((r) => ({ id: r.id, domain: r.domain, type: r.type, name: r.name, content: r.content, simulated: true, at: r.at.toISOString() }));
+    },
+  },
+  mailboxes: {
+    adapter: (s) => ({ kind: s.studio.mailboxProvider.kind, setting: 'MAILBOX_PROVIDER' }),
+    rows: async (db, orgId, q) => {
+      const rows = await db.select().from(simMailboxes).where(eq(simMailboxes.orgId, orgId)).orderBy(desc(simMailboxes.at), desc(simMailboxes.id)).limit(q.limit);
+      return rows.map((r) => ({ id: r.id, workspace_id: r.workspaceId, address: r.address, display_name: r.displayName, simulated: true, at: r.at.toISOString() }));
+    },
+  },
   finder_calls: {
     adapter: (s) => ({ kind: s.studio.finder.kind, setting: 'EMAIL_FINDER' }),
     rows: async (db, orgId, q) => {

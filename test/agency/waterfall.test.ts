@@ -345,9 +345,9 @@ describe('GET /admin/v1/orgs/{org_id}/sim/{table}', () => {
     expect(r.json.rows.length).toBe((await callsOf(a.t)).length);
     expect(r.json.rows[0]).toMatchObject({ client_id: a.t.client.id, run_id: preview.json.preview.run.id, simulated: true, cost_micros: expect.any(Number) });
     expect((await a.t.admin('GET', `/admin/v1/orgs/${a.t.org.id}/sim/table_posts`)).json).toEqual({ rows: [] });
-    const later = await a.t.admin('GET', `/admin/v1/orgs/${a.t.org.id}/sim/orders`);
+    const later = await a.t.admin('GET', `/admin/v1/orgs/${a.t.org.id}/sim/sequencer_sends`);
     expect(later.status).toBe(404);
-    expect(later.json.error.message).toContain('infrastructure issue');
+    expect(later.json.error.message).toContain('campaign issue');
     expect((await a.t.admin('GET', `/admin/v1/orgs/${a.t.org.id}/sim/nope`)).status).toBe(400);
     expect((await a.t.admin('GET', `/admin/v1/orgs/00000000-0000-4000-8000-000000000000/sim/finder_calls`)).status).toBe(404);
     await a.mcp.close();

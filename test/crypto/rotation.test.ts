@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendingProviders, tableDestinations, webhooks } from '../../schema';
+import { domains, mailboxes, sendingProviders, tableDestinations, webhooks } from '../../schema';
 import { createSecretBox, type SecretBox } from '../../lib/crypto/secret_box';
 import { reencryptStoredSecrets } from '../../lib/crypto/rotate';
 import { providerView } from '../../lib/mail/provider';
@@ -153,6 +153,33 @@ describe('reencryptStoredSecrets and a table destination token', () => {
     expect(await reencryptStoredSecrets(env.services.db, createSecretBox(newKey, TEST_ENCRYPTION_KEY))).toContainEqual(
       expect.objectContaining({ store: 'table destination tokens', rows: 1, reencrypted: 0, alreadyCurrent: 1 }),
     );
+  });
+});
+
+describe('reencryptStoredSecrets and a mailbox credential', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv();
+  });
+  afterAll(() => env.close());
+
+  it('moves the credential to the new key and leaves a mailbox without one alone', async () => {
+    const t = await newTenant(env, { features: { studio: true } });
+    const db = env.services.db;
+    const [domain] = await db.insert(domains).values({ orgId: t.org.id, clientId: t.client.id, name: 'getrotate.com', status: 'dns_ready', priceCents: 999, orderRef: 'step-rotate' }).returning();
+    const base = { orgId: t.org.id, clientId: t.client.id, domainId: domain.id, workspaceId: 'ws-1', createdByStep: 'step-rotate', statusSince: '2026-11-01' };
+    const [withCred] = await db
+      .insert(mailboxes)
+      .values({ ...base, address: 'anna@getrotate.com', displayName: 'Anna', providerId: 'p-1', credentialEnc: await env.services.secrets.encrypt('app-password-1') })
+      .returning();
+    await db.insert(mailboxes).values({ ...base, address: 'ben@getrotate.com', displayName: 'Ben', providerId: 'p-2', credentialEnc: null });
+
+    const report = await reencryptStoredSecrets(db, createSecretBox(newKey, TEST_ENCRYPTION_KEY));
+    expect(report.find((r) => r.store === 'mailbox credentials')).toMatchObject({ rows: 1, reencrypted: 1, changedMeanwhile: 0 });
+    const [after] = await db.select().from(mailboxes).where(eq(mailboxes.id, withCred.id));
+    expect(after.credentialEnc).not.toBe(withCred.credentialEnc);
+    expect(await createSecretBox(newKey).decrypt(after.credentialEnc!)).toBe('app-password-1');
+    await expect(createSecretBox(TEST_ENCRYPTION_KEY).decrypt(after.credentialEnc!)).rejects.toThrow(/authentication failed/);
   });
 });
 

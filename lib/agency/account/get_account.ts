@@ -50,5 +50,9 @@ function adaptersOf(config: Record<string, unknown>): Record<string, string> {
     email_finder: pick('EMAIL_FINDER', 'sim'),
     table_tool: pick('TABLE_TOOL', 'sim'),
     enrichment: pick('ENRICHMENT', 'sim'),
+    registrar: pick('REGISTRAR', 'sim'),
+    dns_records: pick('DNS_RECORDS', 'sim'),
+    mailbox_provider: pick('MAILBOX_PROVIDER', 'sim'),
+    warmup: pick('WARMUP', 'sim'),
   };
 }
