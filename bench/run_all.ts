@@ -26,6 +26,7 @@ const runs: { title: string; script: string; env: Record<string, string> }[] = [
   { title: 'Table-tool bridge at 1,200 rows/min: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/bridge.ts', env: PRODUCTION },
   { title: 'Formula runs over 10,000 leads: embedded (PGlite)', script: 'bench/runs.ts', env: {} },
   { title: 'Plan steps, 1,000 plans × 5 steps due at once: embedded (PGlite; embedded scheduler and QStash emulator)', script: 'bench/plans.ts', env: {} },
+  { title: 'Daily mailbox tick, 10,000 mailboxes across 500 clients: embedded (PGlite)', script: 'bench/infra.ts', env: {} },
   { title: 'Soak: fixed rate across the core endpoints, RSS every 10 s (embedded)', script: 'bench/soak.ts', env: {} },
 ];
 

@@ -8,6 +8,7 @@ import { FORMULA_SWEEP_JOB, formulaJobHandlers } from '../../lib/formulas/jobs';
 import { PLAN_SWEEP_JOB, planJobHandlers } from '../../lib/plans/jobs';
 import { CLOCK_TICKS_JOB, clockJobHandlers } from '../../lib/clock/jobs';
 import { registerCourseTick } from '../../lib/course/tick';
+import { registerInfraTicks } from '../../lib/infra/ticks';
 import { registerReturnDismissedTick } from '../../lib/plans/dismiss';
 
 /**
@@ -33,6 +34,7 @@ export const jobHandlers: JobHandlers = {
 // Ticks (lib/clock/ticks.ts) are registered here, beside every job kind: each process that runs jobs (the embedded
 // runner, the jobs Worker, the simulated clock's advance) loads this file, so each runs every tick.
 registerCourseTick(); // the daily catch-up planner, hourly, for organizations at 07:xx local time
+registerInfraTicks(); // each organization's mailbox day (hourly, after its local midnight) and the 10-minute infrastructure snapshot
 registerReturnDismissedTick(); // dismissed plans come back when their days are up
 
 /**

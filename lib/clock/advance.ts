@@ -14,7 +14,7 @@ import { executeStep } from '../plans/execute';
 import { PLAN_STEP_JOB } from '../plans/schedule';
 import type { Services } from '../services';
 import { isSimClock, saveSimClock } from './sim';
-import { slotsBetween, ticks, slotAfter } from './ticks';
+import { slotAtOrBefore, slotsBetween, ticks, slotAfter } from './ticks';
 
 export const MAX_ADVANCE_SECONDS = 31 * 86_400;
 /** A moment whose work keeps queuing more work for the same moment is cut off here (a loop, not a workload). */
@@ -31,17 +31,23 @@ export async function advanceSimClock(services: Services, seconds: number, opts:
     const ran: Ran[] = [];
     const target = new Date(clock.now().getTime() + seconds * 1000);
     let cur = clock.now();
+    const coalesced = new Map(ticks().filter((t) => t.coalesce).map((t) => [t.name, slotAtOrBefore(t, cur).getTime()]));
     await runMoment(services, opts, cur, [], ran); // what was already due (a day-0 step approved a moment ago)
     for (;;) {
       const next = await nextMoment(services, cur, target);
       if (!next) break;
+      // A latest slot before this moment sees the state its work has not changed yet; a slot at exactly it sees that work.
+      await runCoalesced(services, next, coalesced, ran, 'before');
       clock.set(next);
       await runMoment(services, opts, next, slotsBetween(cur, next), ran);
+      await runCoalesced(services, next, coalesced, ran, 'at');
       await saveSimClock(services.db, next);
       cur = next;
     }
     if (cur.getTime() < target.getTime()) {
       clock.set(target);
+      await runCoalesced(services, target, coalesced, ran, 'before');
+      await runCoalesced(services, target, coalesced, ran, 'at');
       await saveSimClock(services.db, target);
     }
     return { now: clock.now(), ran };
@@ -66,10 +72,33 @@ async function nextMoment(services: Services, after: Date, until: Date): Promise
   );
   let next = row?.next ? new Date(row.next) : null;
   for (const t of ticks()) {
+    if (t.coalesce) continue;
     const s = slotAfter(t, after);
     if (s.getTime() <= until.getTime() && (!next || s.getTime() < next.getTime())) next = s;
   }
   return next;
+}
+
+/**
+ * Each coalescing tick once for its latest slot at or before `at`, if that slot is newer than its last run: `before`
+ * the moment's work when the slot lies before it, `at` (after the work) when the slot is exactly the moment.
+ */
+async function runCoalesced(services: Services, at: Date, last: Map<string, number>, ran: Ran[], phase: 'before' | 'at') {
+  for (const t of ticks()) {
+    if (!t.coalesce) continue;
+    const slot = slotAtOrBefore(t, at);
+    if ((phase === 'before') !== slot.getTime() < at.getTime()) continue;
+    if (slot.getTime() <= (last.get(t.name) ?? -Infinity)) continue;
+    last.set(t.name, slot.getTime());
+    let outcome = 'done';
+    try {
+      await t.fn(services, slot);
+    } catch (err) {
+      outcome = `failed: ${errorText(err)}`;
+      services.log.warn('tick failed', { tick: t.name, at: slot.toISOString(), error: errorText(err) });
+    }
+    ran.push({ at: slot.toISOString(), what: 'tick', id: t.name, kind: 'tick', outcome });
+  }
 }
 
 async function runMoment(services: Services, opts: AdvanceOptions, at: Date, slots: ReturnType<typeof slotsBetween>, ran: Ran[]) {

@@ -8,7 +8,14 @@ import type { Services } from '../services';
 /** Seconds between runs, or once a day at HH:MM UTC ('daily' = 00:00 UTC). */
 export type TickSchedule = number | 'daily' | { everySeconds: number } | { dailyAt: string };
 export type TickFn = (services: Services, at: Date) => Promise<void>;
-export type Tick = { name: string; everyMs: number; offsetMs: number; fn: TickFn };
+/**
+ * `coalesce`: the tick only records the state it reads (the infrastructure snapshot), so when nothing else happens
+ * between two of its slots the earlier run is overwritten unchanged. The simulated clock then does not stop at its
+ * slots; it runs the tick once for its latest slot at each moment it stops anyway, and at the end of the advance.
+ * Under the wall clock every slot runs as usual.
+ */
+export type TickOptions = { coalesce?: boolean };
+export type Tick = { name: string; everyMs: number; offsetMs: number; fn: TickFn; coalesce: boolean };
 
 const DAY_MS = 86_400_000;
 const registry = new Map<string, Tick>();
@@ -29,8 +36,8 @@ function parse(name: string, s: TickSchedule): { everyMs: number; offsetMs: numb
 }
 
 /** Registers (or replaces) a tick. Daily ticks are in UTC: a tick serves every organization, each in its own zone. */
-export function registerTick(name: string, schedule: TickSchedule, fn: TickFn): void {
-  registry.set(name, { name, ...parse(name, schedule), fn });
+export function registerTick(name: string, schedule: TickSchedule, fn: TickFn, opts: TickOptions = {}): void {
+  registry.set(name, { name, ...parse(name, schedule), fn, coalesce: opts.coalesce === true });
 }
 
 export function unregisterTick(name: string): void {
@@ -56,10 +63,11 @@ export function slotAfter(t: Tick, at: Date): Date {
   return new Date(slotAtOrBefore(t, at).getTime() + t.everyMs);
 }
 
-/** Every (tick, slot) in (from, to], in time order (ties by name). */
-export function slotsBetween(from: Date, to: Date): { tick: Tick; at: Date }[] {
+/** Every (tick, slot) in (from, to], in time order (ties by name); coalescing ticks only with `all`. */
+export function slotsBetween(from: Date, to: Date, opts: { all?: boolean } = {}): { tick: Tick; at: Date }[] {
   const out: { tick: Tick; at: Date }[] = [];
   for (const t of ticks()) {
+    if (t.coalesce && !opts.all) continue;
     for (let s = slotAfter(t, from); s.getTime() <= to.getTime(); s = new Date(s.getTime() + t.everyMs)) out.push({ tick: t, at: s });
   }
   return out.sort((a, b) => a.at.getTime() - b.at.getTime() || a.tick.name.localeCompare(b.tick.name));

@@ -28,6 +28,11 @@ const ISSUE_15 = [
 ];
 // Plans, agreements and the course (issue 16).
 const ISSUE_16 = ['get_agreements', 'set_agreement', 'get_course', 'get_plan', 'list_plans', 'approve_plan', 'change_plan', 'dismiss_plan', 'pause_plan', 'undo_step', 'propose_action'];
+// Sending infrastructure (issue 17).
+const ISSUE_17 = [
+  'get_infrastructure', 'domain_options', 'get_domain_rule', 'set_domain_rule', 'choose_domains', 'list_domain_workspaces', 'set_domain_workspace',
+  'attach_mailboxes', 'get_mailbox_lifecycle', 'set_auto_protect', 'unpark_mailbox',
+];
 // agency-operator.md §3: the two-step tools.
 const TWO_STEP = new Set([
   'update_playbook', 'import_campaigns', 'preview_recipe', 'create_recipe', 'update_recipe', 'add_column', 'request_publish_formula', 'run_formula',
@@ -45,7 +50,7 @@ describe('the agency operation table', () => {
 
   it("serves every tool of this issue and only tools of the spec, each with the spec's method, path and scope", () => {
     const served = TOOLS.map((op) => op.name);
-    for (const name of [...ISSUE_13, ...ISSUE_14, ...ISSUE_15, ...ISSUE_16]) expect(served, name).toContain(name);
+    for (const name of [...ISSUE_13, ...ISSUE_14, ...ISSUE_15, ...ISSUE_16, ...ISSUE_17]) expect(served, name).toContain(name);
     expect(new Set(served).size).toBe(served.length);
     for (const op of TOOLS) {
       const spec = byName.get(op.name);

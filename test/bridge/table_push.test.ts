@@ -13,7 +13,7 @@ import { countingTool, itemsOf, ok, pendingJobs, pushRow, runPushToEnd, scripted
 
 let env: TestEnv;
 beforeAll(async () => {
-  env = await startTestEnv();
+  env = await startTestEnv({}, { ownDatabase: true }); // its queued pushes are its own: other files drain the shared jobs table
 });
 afterAll(() => env.close());
 

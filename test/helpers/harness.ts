@@ -14,6 +14,7 @@ import { createUpstashLimits } from '../../lib/limits/upstash';
 import { createNodeServices, type NodeServices } from '../../lib/runtime/node';
 import { createNodeApp } from '../../scripts/node_server';
 import { createLogger } from '../../lib/log';
+import { dropDatabase, migrateThroughNeon, recreateDatabase } from './it_database';
 import { logFile } from './secret_scan';
 
 export const TIER = (process.env.TIER ?? 'embedded') as 'embedded' | 'integration';
@@ -30,9 +31,15 @@ export class TestClock implements Clock {
   }
 }
 
-async function openTierDatabase(): Promise<Database> {
+async function openTierDatabase(own: string | null): Promise<Database> {
   if (TIER === 'integration') {
-    return openNeon(inject('itDatabaseUrl'), { webSocketConstructor: WebSocket, wsProxy: `127.0.0.1:${inject('wsRelayPort')}/v1`, insecure: true });
+    const relay = inject('wsRelayPort');
+    let url = inject('itDatabaseUrl');
+    if (own) {
+      url = await recreateDatabase(url, own, relay);
+      await migrateThroughNeon(url, relay);
+    }
+    return openNeon(url, { webSocketConstructor: WebSocket, wsProxy: `127.0.0.1:${relay}/v1`, insecure: true });
   }
   const dump = readFileSync(inject('pgliteDump'));
   return openPglite({ loadDataDir: new Blob([dump]), migrateOnOpen: false });
@@ -54,14 +61,24 @@ export type TestEnv = {
   close(): Promise<void>;
 };
 
-export async function startTestEnv(env: Record<string, string> = {}): Promise<TestEnv> {
+/**
+ * `ownDatabase`: in the integration tier, a database of this file's own (created, migrated, dropped at close) instead
+ * of the run's shared one. For tests that run every due job and tick of the database (the simulated clock's advance):
+ * on the shared database they would also run other files' queued work, with this file's clock and ports.
+ */
+export async function startTestEnv(env: Record<string, string> = {}, opts: { ownDatabase?: boolean } = {}): Promise<TestEnv> {
   const config = loadConfig({ ADMIN_TOKEN, TRUST_PROXY: 'true', LOG_LEVEL: 'silent', ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ALLOW_PRIVATE_WEBHOOK_URLS: 'true', ...env });
   const clock = new TestClock();
-  const database = await openTierDatabase();
+  const own = opts.ownDatabase && TIER === 'integration' ? `ris_own_${process.pid}_${Date.now().toString(36)}` : null;
+  const database = await openTierDatabase(own);
   const services = await createNodeServices(config, { database, clock, limits: tierLimits(clock) });
   captureServiceLogs(services);
   const app = createNodeApp(services);
-  return { services, app, clock, config, close: () => services.close() };
+  const close = async () => {
+    await services.close();
+    if (own) await dropDatabase(inject('itDatabaseUrl'), own, inject('wsRelayPort'));
+  };
+  return { services, app, clock, config, close };
 }
 
 /** Everything the service logs, at debug level, goes to the run's capture that the teardown scans for secrets. */

@@ -43,6 +43,14 @@ export async function writesOf(db: Db, orgId: string): Promise<string> {
       (select count(*) from plans where org_id = ${orgId}) as plans,
       (select count(*) from plan_steps where org_id = ${orgId}) as plan_steps,
       (select count(*) from agreements where org_id = ${orgId}) as agreements,
-      (select count(*) from meetings where org_id = ${orgId}) as meetings`)) as unknown as { rows: unknown[] };
+      (select count(*) from meetings where org_id = ${orgId}) as meetings,
+      (select max(updated_at) from domain_rules where org_id = ${orgId}) as domain_rules_updated,
+      (select count(*) from domains where org_id = ${orgId}) as domains,
+      (select max(updated_at) from mailboxes where org_id = ${orgId}) as mailboxes_updated,
+      (select count(*) from mailboxes where org_id = ${orgId}) as mailboxes,
+      (select count(*) from mailbox_campaigns where org_id = ${orgId}) as mailbox_campaigns,
+      (select count(*) from sim_orders where org_id = ${orgId}) as sim_orders,
+      (select count(*) from sequence_versions where org_id = ${orgId}) as sequence_versions,
+      (select max(created_at) from sequence_previews where org_id = ${orgId}) as sequence_previews`)) as unknown as { rows: unknown[] };
   return JSON.stringify(r.rows[0]);
 }

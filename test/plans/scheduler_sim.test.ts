@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizations, plans } from '../../schema';
 import { CLOCK_TICK_JOB } from '../../lib/clock/jobs';
 import { isSimClock, loadSimClock } from '../../lib/clock/sim';
-import { registerTick, unregisterTick } from '../../lib/clock/ticks';
+import { registerTick, tick, unregisterTick } from '../../lib/clock/ticks';
 import { retryDelayMs, stepRow } from '../../lib/plans/execute';
 import { dueAtFor, scheduleSteps } from '../../lib/plans/schedule';
 import { createNodeServices, type NodeServices } from '../../lib/runtime/node';
@@ -124,6 +124,32 @@ describe('the simulated clock', () => {
 
     // Stored: a restart reads the same time, and continues from there.
     expect((await loadSimClock(sim.services.db)).now()).toEqual(end);
+  });
+
+  it('a coalescing tick runs once for its latest slot at each moment the clock stops, never a stop of its own', async () => {
+    const seen: { at: Date; now: Date }[] = [];
+    registerTick('test.hourly', { everySeconds: 3600 }, async (s, at) => void ticked.push({ name: 'test.hourly', at, now: s.clock.now() }));
+    registerTick('test.snapshot', { everySeconds: 600 }, async (s, at) => void seen.push({ at, now: s.clock.now() }), { coalesce: true });
+    try {
+      const start = simNow();
+      const res = await admin(sim, 'POST', { advance_seconds: 3 * 3600 });
+      expect(res.status).toBe(200);
+      const end = new Date(start.getTime() + 3 * 3600_000);
+      // 18 slots of 10 minutes pass; it runs at the three hourly stops (the hour's own slot, after its work) and at the end.
+      const hours = [1, 2, 3].map((h) => new Date(Math.floor(start.getTime() / 3600_000 + h) * 3600_000)).filter((d) => d <= end);
+      const expected = hours.map((h) => h.toISOString());
+      const last = new Date(Math.floor(end.getTime() / 600_000) * 600_000);
+      if (!expected.includes(last.toISOString())) expected.push(last.toISOString());
+      expect(seen.map((x) => x.at.toISOString())).toEqual(expected);
+      // Each run sees the clock at a moment it stopped at, never before its slot.
+      for (const x of seen) expect(x.now.getTime()).toBeGreaterThanOrEqual(x.at.getTime());
+      // It made no stop of its own: every 'ran' time is an hour, the end, or a slot of the coalescing tick run at a stop.
+      const stops = new Set(res.json.ran.filter((r: { id: string }) => !tick(r.id)?.coalesce).map((r: { at: string }) => r.at));
+      for (const at of stops) expect(Date.parse(at as string) % 3600_000 === 0 || at === end.toISOString(), String(at)).toBe(true);
+    } finally {
+      unregisterTick('test.snapshot');
+      unregisterTick('test.hourly');
+    }
   });
 
   it('an advance with nothing due just moves the clock', async () => {

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { boolArg, idArg } from '../../../lib/agency/args';
+import { ClientSchema } from '../../../lib/agency/clients/view';
+import { defineOperation } from '../../../lib/agency/define';
+import { setAutoProtect } from '../../../lib/infra/auto_protect_set';
+
+export const setAutoProtectOp = defineOperation({
+  name: 'set_auto_protect',
+  method: 'PUT',
+  path: '/v1/agency/clients/{client_id}/auto-protect',
+  scope: 'agency.write',
+  toolset: 'infrastructure',
+  studio: true,
+  write: true,
+  idempotent: true,
+  summary: "Switch the client's auto-protect on or off (on by default).",
+  description: [
+    'On: at the daily tick a failing ramping or active mailbox (7-day bounce ≥ 3 %, listed domain, disconnected) is parked and a ready reserve of the client takes over its campaigns; with no reserve a purchase is proposed into the plan and waits for approval (nothing is bought).',
+    'Off: failing mailboxes keep sending; get_mailbox_lifecycle shows them failing. The same value again changes nothing (updated: false).',
+  ].join(' '),
+  input: z.object({ client_id: idArg('client'), auto_protect: boolArg() }).strict(),
+  output: z.object({ client: ClientSchema, updated: z.boolean() }),
+  run: async (call, input) => ({ body: await setAutoProtect(call, input) }),
+});
