@@ -88,6 +88,8 @@ const ConfigSchema = z.object({
   GOOGLE_WORKSPACE_CUSTOMER: z.string().default('my_customer'),
   // Warm-up and mailbox health: only the simulation so far.
   WARMUP: z.enum(['sim']).default('sim'),
+  SEQUENCER: z.enum(['sim', 'instantly']).default('sim'),
+  INSTANTLY_API_KEY: z.string().optional(),
   // Simulated time (agency-operator.md §6): `sim` keeps "now" in the database, moved only by POST /admin/v1/sim/clock.
   CLOCK: z.enum(['wall', 'sim']).default('wall'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -15,6 +15,8 @@ import { createTableTool } from './table_tool';
 import type { TableTool } from './table_tool/port';
 import { createWarmupHealth } from './warmup';
 import type { WarmupHealth } from './warmup/port';
+import { createSequencer } from './sequencer';
+import type { Sequencer } from './sequencer/port';
 
 /** The Studio's outside effects (agency-operator.md §6), each a production adapter or its simulation by configuration. */
 export type StudioPorts = {
@@ -26,6 +28,7 @@ export type StudioPorts = {
   dnsRecords: DnsRecords;
   mailboxProvider: MailboxProvider;
   warmup: WarmupHealth;
+  sequencer: Sequencer;
 };
 
 export function createStudioPorts(config: Config): StudioPorts {
@@ -38,5 +41,6 @@ export function createStudioPorts(config: Config): StudioPorts {
     dnsRecords: createDnsRecords(config),
     mailboxProvider: createMailboxProvider(config),
     warmup: createWarmupHealth(config),
+    sequencer: createSequencer(config),
   };
 }

@@ -2,7 +2,7 @@
 // owner, a test or a demo can see the outside effects that never left the machine. Each table belongs to one port
 // and exists only while that port runs its simulation. A port a later issue brings registers its table here.
 import { and, desc, eq } from 'drizzle-orm';
-import { enrichmentCalls, finderCalls, simDnsRecords, simMailboxes, simOrders, simTablePosts } from '../../schema';
+import { enrichmentCalls, finderCalls, simDnsRecords, simMailboxes, simOrders, simSequencerSends, simTablePosts } from '../../schema';
 import type { Db } from '../db/types';
 import { ApiError } from '../errors';
 import { RATE_LIMIT_MARK } from '../ports/registrar/sim';
@@ -19,9 +19,7 @@ type Source = {
 };
 
 // Tables of ports not built yet answer 404 saying so, rather than an empty list that would look like "nothing happened".
-const LATER: Partial<Record<SimTable, string>> = {
-  sequencer_sends: 'the simulated sequencer arrives with the campaign issue',
-};
+const LATER: Partial<Record<SimTable, string>> = {};
 
 const SOURCES: Partial<Record<SimTable, Source>> = {
   // Orders, DNS records and mailboxes carry no client column (the ports work per organization): client_id does not
@@ -56,6 +54,30 @@ const SOURCES: Partial<Record<SimTable, Source>> = {
     rows: async (db, orgId, q) => {
       const rows = await db.select().from(simMailboxes).where(eq(simMailboxes.orgId, orgId)).orderBy(desc(simMailboxes.at), desc(simMailboxes.id)).limit(q.limit);
       return rows.map((r) => ({ id: r.id, workspace_id: r.workspaceId, address: r.address, display_name: r.displayName, simulated: true, at: r.at.toISOString() }));
+    },
+  },
+  sequencer_sends: {
+    adapter: (s) => ({ kind: s.studio.sequencer.kind, setting: 'SEQUENCER' }),
+    // Sends carry no client column (the simulated sequencer works per organization): client_id does not narrow them.
+    rows: async (db, orgId, q) => {
+      const rows = await db
+        .select()
+        .from(simSequencerSends)
+        .where(eq(simSequencerSends.orgId, orgId))
+        .orderBy(desc(simSequencerSends.at), desc(simSequencerSends.id))
+        .limit(q.limit);
+      return rows.map((r) => ({
+        id: r.id,
+        provider_campaign_id: r.campaignId,
+        lead_email: r.leadEmail,
+        step: r.step,
+        mailbox: r.mailbox,
+        day: r.day,
+        outcome: r.outcome,
+        reply_body: r.replyBody,
+        simulated: true,
+        at: r.at.toISOString(),
+      }));
     },
   },
   finder_calls: {

@@ -54,5 +54,6 @@ function adaptersOf(config: Record<string, unknown>): Record<string, string> {
     dns_records: pick('DNS_RECORDS', 'sim'),
     mailbox_provider: pick('MAILBOX_PROVIDER', 'sim'),
     warmup: pick('WARMUP', 'sim'),
+    sequencer: pick('SEQUENCER', 'sim'),
   };
 }
