@@ -11,3 +11,4 @@ export * from './recipes';
 export * from './plans';
 export * from './infra';
 export * from './engine';
+export * from './batches';

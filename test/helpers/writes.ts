@@ -51,6 +51,14 @@ export async function writesOf(db: Db, orgId: string): Promise<string> {
       (select count(*) from mailbox_campaigns where org_id = ${orgId}) as mailbox_campaigns,
       (select count(*) from sim_orders where org_id = ${orgId}) as sim_orders,
       (select count(*) from sequence_versions where org_id = ${orgId}) as sequence_versions,
-      (select max(created_at) from sequence_previews where org_id = ${orgId}) as sequence_previews`)) as unknown as { rows: unknown[] };
+      (select max(created_at) from sequence_previews where org_id = ${orgId}) as sequence_previews,
+      (select max(updated_at) from batches where org_id = ${orgId}) as batches_updated,
+      (select count(*) from batches where org_id = ${orgId}) as batches,
+      (select max(updated_at) from batch_leads where org_id = ${orgId}) as batch_leads_updated,
+      (select count(*) from batch_writes where org_id = ${orgId}) as batch_writes,
+      (select count(*) from review_edits where org_id = ${orgId}) as review_edits,
+      (select max(updated_at) from learned_rules where org_id = ${orgId}) as learned_rules_updated,
+      (select max(updated_at) from studio_campaigns where org_id = ${orgId}) as studio_campaigns_updated,
+      (select count(*) from studio_campaign_leads where org_id = ${orgId}) as studio_campaign_leads`)) as unknown as { rows: unknown[] };
   return JSON.stringify(r.rows[0]);
 }
