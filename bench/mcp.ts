@@ -230,7 +230,7 @@ const count = (value: unknown) => ({ o200k: o200k.encode(JSON.stringify(value)).
 const whole = count(tools);
 const modelFacing = count(tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })));
 const parts = {
-  'names, titles, descriptions': count(tools.map((t) => [t.name, t.title, t.description])),
+  'names, descriptions': count(tools.map((t) => [t.name, t.description])),
   inputSchema: count(tools.map((t) => t.inputSchema)),
   outputSchema: count(tools.map((t) => t.outputSchema)),
   annotations: count(tools.map((t) => t.annotations)),

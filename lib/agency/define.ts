@@ -32,7 +32,7 @@ export const confirmTokenArg = z
   .string()
   .min(1)
   .max(200)
-  .describe('Leave out to get a preview and a confirm_token; repeat the call with the same arguments plus this token to make the change.')
+  .describe('from the preview call; leave out to preview')
   .optional();
 
 /** What the first call of a two-step tool answers (agency-operator.md §3). */

@@ -23,11 +23,8 @@ export const addColumnOp = defineOperation({
   write: true,
   twoStep: true,
   summary: "Add a formula or question column to a client's recipe as a new draft version (two steps).",
-  description: [
-    'Appends a column step to the recipe (recipe_id) as a new draft version; the live version keeps running until a person or a plan step makes the draft live.',
-    'column_key is the pool column it writes (snake_case, not a fixed pool field, unique in the recipe). Give exactly one of formula (a shared library key or your formula\'s id; find_formulas lists them) or question (asked to the AI per lead; {field} placeholders are filled from the lead) with output_type (default text).',
-    'A broken result is 422 recipe_invalid naming each problem. Two steps: the preview shows the step, the formula\'s cost per cell and the diff; confirm with the token. Filling the column is run_formula.',
-  ].join(' '),
+  description:
+    'Append a column step writing column_key to the recipe as a new draft version (two steps). Give formula (library key or your formula id; find_formulas) or question (asked to the AI per lead, {field} placeholders) with output_type (default text). Invalid: 422 recipe_invalid. The preview shows the cost per cell and the diff. Fill it with run_formula.',
   input: z
     .object({
       client_id: idArg('client'),

@@ -39,12 +39,8 @@ export const approvePlanOp = defineOperation({
   write: true,
   twoStep: true,
   summary: 'Approve a plan so each step runs on its day (two steps; needs the agency.plans.approve scope).',
-  description: [
-    'The first call shows every step, when it would run, what buys and what it may charge, the fresh dry run, and a confirm_token; repeat with the token to approve. Approval itself charges nothing (credits is 0); steps charge as they run.',
-    'scope all (default) approves every waiting step; scope free_steps only the steps that buy nothing and can be undone (purchases keep waiting; approve them later with scope all, and they keep their days).',
-    `No token when the dry run failed (blocked_by dry_run_failed), when there is nothing to approve (conflict), or when the approved steps may charge more than ${PERSON_CREDITS} credits or a step needs a person (blocked_by person_confirmation_required: a person approves in the app).`,
-    'Any change to the plan after the preview (a new step, change_plan, dismiss) makes the token stale.',
-  ].join(' '),
+  description:
+    `Approve a plan so each step runs on its day (two steps; scope agency.plans.approve). The preview shows each step's run time, purchases and credits; approval charges nothing, steps charge as they run. scope free_steps approves only free, undoable steps. No token if the dry run failed, nothing waits (conflict), or over ${PERSON_CREDITS} credits or a person is needed (person_confirmation_required).`,
   input: z.object({ plan_id: idArg('plan'), scope: z.enum(['all', 'free_steps']).optional(), confirm_token: confirmTokenArg }).strict(),
   output: twoStepOutput(ApprovalPreview, z.object({ plan: PlanSchema })),
   run: async (call, input) => {

@@ -14,11 +14,8 @@ export const approveReplyOp = defineOperation({
   write: true,
   openWorld: true,
   summary: 'Approve the draft waiting in the review queue for this reply: it is sent now as it stands, with approver (the person who approved) recorded.',
-  description: [
-    'Approve the draft waiting in the review queue for this reply: it is sent now as it stands (its latest body), and approver,',
-    'the name of the person who approved it, is recorded. Send limits and the lead\'s cooldown apply as to any send.',
-    'Refusals: no_pending_draft, already_sent (409), send_rate_limit_exceeded / lead_recently_contacted (429), provider_error (502).',
-  ].join(' '),
+  description:
+    'Send the draft waiting in the review queue for this reply as it stands, recording approver (the person). Send limits and the lead\'s cooldown apply. Refusals: no_pending_draft, already_sent, send_rate_limit_exceeded, lead_recently_contacted, provider_error.',
   input: z.object({ reply_id: idArg('reply'), ...ApproveBody.shape }).strict(),
   output: ApprovedResponse,
   run: async (call, { reply_id, ...input }) => approveReplyAnswer({ deps: call.services, auth: call.auth, via: call.via }, reply_id, input),

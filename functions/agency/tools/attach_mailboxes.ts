@@ -14,10 +14,8 @@ export const attachMailboxesOp = defineOperation({
   write: true,
   idempotent: true,
   summary: "Attach the client's mailboxes to the client's campaigns: a reserve starts ramping today, a warming mailbox ramps once warm.",
-  description: [
-    'mailbox_ids (1..100) of this client and campaign_ids (1..20) of this client; every pair is attached (pairs already attached stay as they are; attached counts the new ones).',
-    'A reserve becomes ramping day 1 (10 a day, 5 after an unpark); ramping and active mailboxes gain the campaigns; warming ones stay warming. Parked or retired mailboxes: 409 conflict (unpark first). Answers the mailboxes as get_mailbox_lifecycle shows them.',
-  ].join(' '),
+  description:
+    'Attach the client\'s mailbox_ids (1..100) to its campaign_ids (1..20): every pair; existing pairs stay (attached counts new ones). A reserve starts ramping (10 a day, 5 after an unpark); warming ones stay warming. Parked or retired: 409 conflict. Answers the mailboxes as get_mailbox_lifecycle shows them.',
   input: z
     .object({
       client_id: idArg('client'),

@@ -23,11 +23,8 @@ export const changePlanOp = defineOperation({
   write: true,
   twoStep: true,
   summary: 'Change the steps of an open plan (two steps); the plan then waits for approval again.',
-  description: [
-    'step_changes: a list of { op: add, kind, params, day? } | { op: remove, step_id } | { op: update, step_id, params?, day? } (a step keeps its kind). Only steps that have not run can be removed or updated.',
-    'The first call shows the plan as it would be and a confirm_token; repeat with the token to change it. After the change the plan waits for approval (steps not run yet come off the schedule), its revision moves (earlier approve tokens are stale) and it gets a fresh dry run.',
-    'A dismissed plan that is changed comes back now. Done and failed plans cannot be changed (conflict): propose a step to start a new plan.',
-  ].join(' '),
+  description:
+    'Change an open plan\'s steps (two steps): step_changes of { op: add, kind, params, day? }, { op: remove, step_id }, { op: update, step_id, params?, day? }; only steps not run yet. The plan then waits for approval again with a fresh dry run (earlier approve tokens go stale). Done and failed plans: conflict.',
   input: z
     .object({
       plan_id: idArg('plan'),

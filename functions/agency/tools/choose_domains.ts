@@ -29,11 +29,8 @@ export const chooseDomainsOp = defineOperation({
   twoStep: true,
   openWorld: true,
   summary: "Put domains into the client's plan: buy, DNS and mailbox steps for each (two steps; nothing is bought before the plan is approved).",
-  description: [
-    'domains: 1..20 distinct names (from domain_options). mailboxes_per_domain: 1..10, default the rule\'s.',
-    'Without confirm_token: a preview that checks each domain at the registrar (free, at or under the rule\'s max_price_cents, not owned or already planned by the organization), the steps it would add and the total price; a domain that fails leaves confirm_token null with blocked_by dry_run_failed and a problem naming it. No workspace chosen yet is a warning, not a refusal.',
-    'With the token: adds per domain buy_domain (day 0), setup_dns (day 1) and create_mailboxes (day 2) to the client\'s one open plan (creating it); an approved plan waits for approval again. It buys nothing: approve the plan (approve_plan) and each step runs on its day; the step id is the registrar order reference, so a step never buys twice.',
-  ].join(' '),
+  description:
+    'Put 1..20 domains (from domain_options) into the client\'s plan as buy_domain (day 0), setup_dns (day 1) and create_mailboxes (day 2) steps (two steps). The preview checks each at the registrar (free, within max_price_cents, not owned); a failing one leaves blocked_by dry_run_failed. Nothing is bought until the plan is approved (approve_plan).',
   input: z
     .object({
       client_id: idArg('client'),

@@ -14,10 +14,8 @@ export const copyRecipeOp = defineOperation({
   studio: true,
   write: true,
   summary: 'Copy a recipe within the client or to another client (to_client_id); the copy starts as a draft.',
-  description: [
-    "Copies the recipe's newest version (the draft when there is one, else the live version) as version 1, a draft, of a new recipe in this client or in to_client_id (another client of the agency).",
-    'name: the copy\'s name; without it the copy keeps the name where it is free, else "<name> (copy)". A name already taken in the target client is 409 conflict carrying that recipe.',
-  ].join(' '),
+  description:
+    'Copy a recipe\'s newest version as version 1 (a draft) of a new recipe in this client or to_client_id. name defaults to the same name if free, else "<name> (copy)"; a taken name is 409 conflict carrying that recipe.',
   input: z
     .object({
       client_id: idArg('client'),

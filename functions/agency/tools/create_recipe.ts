@@ -27,12 +27,8 @@ export const createRecipeOp = defineOperation({
   write: true,
   twoStep: true,
   summary: 'Create an enrichment recipe for a client from a definition or a template (two steps); it starts as a draft.',
-  description: [
-    'Create a recipe: name plus exactly one of definition ({ steps: [...] }, see get_recipe_schema) or template_id (list_recipe_templates).',
-    'A broken recipe is refused with 422 recipe_invalid: problems lists one sentence per problem naming the step (e.g. "Step 2 (formula): unknown formula \\"foo\\"; find_formulas lists them."); fix them all and call again.',
-    'A recipe of the same name (any case) in this client is 409 conflict carrying that recipe.',
-    'Two steps: the first call shows the validated definition and a confirm_token; repeat with the token to create it. Version 1 is a draft: nothing runs until a person or a plan step makes it live; preview_recipe dry-runs it.',
-  ].join(' '),
+  description:
+    'Create a client\'s recipe from name plus definition ({ steps }, see get_recipe_schema) or template_id (two steps). Invalid: 422 recipe_invalid, one sentence per problem; fix all and call again. Same name in the client: 409 conflict. Version 1 is a draft: nothing runs until made live; preview_recipe dry-runs it.',
   input: z
     .object({
       client_id: idArg('client'),

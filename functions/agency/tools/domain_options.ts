@@ -22,11 +22,8 @@ export const domainOptionsOp = defineOperation({
   write: false,
   openWorld: true,
   summary: 'Available look-alike domains for the client, with their price, from stems or a pattern under the domain rule (reads only).',
-  description: [
-    `Candidates are stems × patterns × TLDs in a fixed order: stems from the call, else the rule's, else the client's name; pattern from the call, else the rule's, else the built-in ${BUILTIN_PATTERNS.join(', ')}; tlds from the call, else the rule's.`,
-    `Names the organization already owns are skipped; the rest are asked at the registrar until \`limit\` (1..50, default 10) free names at or under the rule's max_price_cents are found (at most ${MAX_CHECKED} names asked per call). checked says how many were asked, skipped why the others are not offered.`,
-    'Nothing is bought or stored: pick names and pass them to choose_domains.',
-  ].join(' '),
+  description:
+    'Free look-alike domains for the client with their price: stems × patterns × TLDs from the call, else the domain rule, else the client name and built-in patterns. Owned names are skipped; names are asked at the registrar until `limit` (default 10) are free within max_price_cents. Buys and stores nothing: pass picks to choose_domains.',
   input: z
     .object({
       client_id: idArg('client'),

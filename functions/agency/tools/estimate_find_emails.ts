@@ -20,11 +20,8 @@ export const estimateFindEmailsOp = defineOperation({
   studio: true,
   write: false,
   summary: 'What finding emails for waiting leads would cost (reads only).',
-  description: [
-    "How many of the client's leads the email waterfall could search and the most it could cost: every lead waiting for an email, or only lead_ids (each must be a lead of this client's pool).",
-    'A lead is eligible with a person name (first and last, or a full name) and a company domain or website; leads missing either are counted under skipped.missing_inputs and cost nothing.',
-    'Price: 1 credit per email found and written, nothing for misses, so max_credits is the eligible count. Run it with run_find_emails.',
-  ].join(' '),
+  description:
+    'How many waiting leads (or lead_ids) the email waterfall could search and the most it could cost, reading only. A lead needs a person name and a company domain or website (else skipped.missing_inputs, free). 1 credit per email found, so max_credits is the eligible count. Run it with run_find_emails.',
   input: z.object({ client_id: idArg('client'), lead_ids: leadIdsQueryArg.optional() }).strict(),
   output: EstimateSchema,
   run: async (call, input) => ({ body: await estimateFindEmails(call, input) }),

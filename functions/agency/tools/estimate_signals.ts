@@ -21,11 +21,8 @@ export const estimateSignalsOp = defineOperation({
   studio: true,
   write: false,
   summary: 'The most a signals run over these leads could cost: an upper bound (reads only).',
-  description: [
-    "How many of the client's leads a signals run could look up and the most it could charge: every lead of the pool, or only lead_ids (each must be a lead of this client); kinds narrows the signals (default all four: hiring, funding, tech_change, news).",
-    'Price: 1 credit per lead with at least one signal found, nothing for leads where none is found, so max_credits is an upper bound: the leads with a company domain or website. Leads without one are skipped.no_domain and cost 0; leads already charged today for the same kinds are refreshed for free (already_paid_today).',
-    'Run it with run_signals.',
-  ].join(' '),
+  description:
+    'The most a signals run over the pool (or lead_ids; kinds narrows) could charge, reading only: max_credits = leads with a company domain or website, 1 credit per lead with a signal found. Leads without a domain cost 0 (skipped.no_domain); those charged today for the same kinds are free (already_paid_today).',
   input: z.object({ client_id: idArg('client'), lead_ids: leadIdsQueryArg.optional(), kinds: kindsArg.optional() }).strict(),
   output: SignalsEstimateSchema,
   run: async (call, input) => ({ body: await estimateSignals(call, input) }),

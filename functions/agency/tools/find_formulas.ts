@@ -12,11 +12,8 @@ export const findFormulasOp = defineOperation({
   studio: true,
   write: false,
   summary: 'Find formulas for a recipe column by goal or text, in the shared library and your own.',
-  description: [
-    'Searches the shared formula library (library: shared, alias saleslobe) and your own formulas (agency), or both (all, the default).',
-    'goal: what the column is for ("personalise", "seniority", "tech stack", "hiring for a role", "timezone"); q: free text. Give one or neither (neither lists every formula). Every word must match; formulas whose goals carry the words come first.',
-    "Each formula shows its id (what a recipe's formula step or add_column names), kind (expression over the lead's fields, lookup through the enrichment port, question to the AI), the inputs a lead needs (a lead missing one is skipped for 0 credits), output_type and credit_cost per cell written.",
-  ].join(' '),
+  description:
+    'Search formulas in the shared library, your own, or all (default). goal (e.g. personalise, seniority, tech stack, hiring for a role) or q free text; every word must match; neither lists all. Each shows its id (for add_column and formula steps), kind, the inputs a lead needs (missing: skipped free), output_type and credit_cost per cell.',
   input: z
     .object({
       goal: z.string().trim().min(1).max(200).optional(),

@@ -13,10 +13,8 @@ export const getAgreementsOp = defineOperation({
   studio: true,
   write: false,
   summary: "The active agreements of the organization's clients (what was promised to each client).",
-  description: [
-    "The active agreements of the organization's clients, or of one client with client_id: kind (new_prospects_per_workday, meetings_per_month, replies_per_month, custom with a label), target, start (YYYY-MM-DD) and catch_up (spread or drop).",
-    'A client has at most one active agreement per kind (per label for custom ones); set_agreement replaces it. get_course shows how each is going.',
-  ].join(' '),
+  description:
+    'The active agreements of the organization\'s clients (or client_id\'s): kind (new_prospects_per_workday, meetings_per_month, replies_per_month, custom with label), target, start and catch_up. At most one active per kind (custom: per label); set_agreement replaces it; get_course shows progress.',
   input: z.object({ client_id: idArg('client').optional() }).strict(),
   output: z.object({ agreements: z.array(AgreementSchema) }),
   run: async (call, input) => ({ body: await listAgreements(call, input) }),

@@ -12,12 +12,8 @@ export const getClientPerformanceOp = defineOperation({
   toolset: 'campaigns',
   write: false,
   summary: "A client's results over a period: replies by classification, positive rate, messages sent, per campaign.",
-  description: [
-    `A client's results over [from, to) (default the last ${PERFORMANCE_DEFAULT_DAYS} days), computed from the stored replies and sends.`,
-    'replies: received in the period, distinct leads, by classification, positive (hot + warm) and positive_rate (positive / replies). sends: messages the service sent (answers and follow-ups).',
-    "campaigns: each of the client's campaigns with lifetime (the sending tool's counters as last synced: sent, opened, replied and rates) and period (replies, positive, sends).",
-    `from/to: a date (a whole UTC day; to includes its day) or an ISO date-time with an offset; to must not be before from; at most ${MAX_SPAN_DAYS} days.`,
-  ].join(' '),
+  description:
+    'A client\'s results over [from, to) (default last 30 days): replies by classification, positive and positive_rate, sends, and per campaign its lifetime sequencer stats and period numbers. from/to: a date or an ISO date-time with offset, at most 366 days apart.',
   input: z
     .object({
       client_id: idArg('client'),

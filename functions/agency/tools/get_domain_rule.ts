@@ -14,10 +14,8 @@ export const getDomainRuleOp = defineOperation({
   studio: true,
   write: false,
   summary: "The client's domain rule: stems, pattern, TLDs, maximum price, mailboxes per domain, daily cap, redirect, sender names and the chosen workspace.",
-  description: [
-    'A client that never set a rule has the defaults (updated_at null): no stems (domain_options then uses the client name), the built-in look-alike patterns, tlds ["com"], max_price_cents 1500, 3 mailboxes per domain, an active mailbox sends 30 a day, no redirect, built-in sender names.',
-    'Change it with set_domain_rule (two steps); the workspace with set_domain_workspace.',
-  ].join(' '),
+  description:
+    'The client\'s domain rule: stems, pattern, tlds, max_price_cents, mailboxes per domain, daily_cap, redirect, sender names and workspace. Never set: the defaults (updated_at null; client name as stem, built-in patterns, com, 1500 cents, 3 mailboxes, 30 a day). Change with set_domain_rule.',
   input: z.object({ client_id: idArg('client') }).strict(),
   output: z.object({ domain_rule: DomainRuleSchema }),
   run: async (call, input) => {

@@ -12,11 +12,8 @@ export const getMailboxLifecycleOp = defineOperation({
   studio: true,
   write: false,
   summary: "Each of the client's mailboxes with its lifecycle status, day in that status, today's send cap, campaigns and 7-day health.",
-  description: [
-    'Statuses: warming (14 days) → ramping (10 a day, 20 a day from its 8th day; 5 a day in week 1 after an unpark) → active at the domain rule daily_cap; reserve = warmed and attached to no campaign; parked (auto-protect) and retired.',
-    'health.failing: 7-day bounce rate ≥ 3 %, the domain listed, or disconnected. With auto_protect on, a failing ramping or active mailbox is parked at the next daily tick and a ready reserve takes over its campaigns; with it off the mailbox keeps sending and shows failing here.',
-    'Filter by status; page with limit (1..200, default 50) and offset; next_offset is null on the last page. counts covers every mailbox of the client.',
-  ].join(' '),
+  description:
+    'The client\'s mailboxes with status (warming 14 days → ramping 10/day, 20 from day 8 → active at daily_cap; reserve, parked, retired), day in status, today\'s cap, campaigns and 7-day health (failing: bounce ≥ 3 %, listed domain or disconnected). Filter by status; paged with limit/offset; counts covers all.',
   input: z
     .object({
       client_id: idArg('client'),

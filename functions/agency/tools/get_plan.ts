@@ -13,10 +13,8 @@ export const getPlanOp = defineOperation({
   studio: true,
   write: false,
   summary: 'A plan with its steps, its latest dry run and its log.',
-  description: [
-    'status: waiting_approval, approved, paused, dismissed, done or failed. Each step shows its day (offset from approval), due_at once scheduled, status (waiting, approved, scheduled, running, done, failed, undone), whether it buys something outside or can be undone, the credits it may charge, and its result or error once it ran.',
-    'dry_run lists problems as sentences; a plan whose dry run failed cannot be approved. log: the newest plan-log rows (who did what, mcp:<key>, key:<key>, admin or system).',
-  ].join(' '),
+  description:
+    'A plan with its steps, latest dry run and log. Each step: day (after approval), due_at, status, whether it buys or can be undone, credits it may charge, result or error. dry_run lists problems; a failed one blocks approval. log: newest plan-log rows with their actor.',
   input: z.object({ plan_id: idArg('plan') }).strict(),
   output: z.object({ plan: PlanSchema }),
   run: async (call, input) => {

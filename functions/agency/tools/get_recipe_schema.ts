@@ -11,11 +11,8 @@ export const getRecipeSchemaOp = defineOperation({
   studio: true,
   write: false,
   summary: 'The JSON Schema of a recipe definition, the step types with what each does and costs, hiring_role values and limits.',
-  description: [
-    'The JSON Schema (draft 2020-12) of a recipe definition `{ steps: [...] }`, generated from the same definition create_recipe and update_recipe validate with; read it before writing a recipe.',
-    'Also: each step type with what it does, whether it writes a column and what a run charges; the seven hiring_role values; output types; signal kinds; the step_changes operations of update_recipe; and the limits.',
-    'Rules the JSON Schema cannot say are listed under rules (unique column keys, custom_role only with hiring_role custom, formulas that exist, no fixed pool field names).',
-  ].join(' '),
+  description:
+    'Read before writing a recipe: the JSON Schema of a recipe definition { steps } (the one create_recipe and update_recipe validate with), each step type with what it does and charges, hiring_role values, output types, signal kinds, update_recipe\'s step_changes ops, limits, and the rules the schema cannot say.',
   input: z.object({}).strict(),
   output: z.object({
     schema: z.record(z.string(), z.unknown()),

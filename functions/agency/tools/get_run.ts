@@ -16,10 +16,8 @@ export const getRunOp = defineOperation({
   studio: true,
   write: false,
   summary: "A formula run's progress and counts; with continue: true, run its next round (needs agency.write).",
-  description: [
-    'Shows a run started by run_formula: status (running, waiting_continue, stopped, done, failed), total leads, processed, cells written, leads skipped for missing inputs, credits charged and the credit_cap.',
-    'continue: true runs the next round now and answers with it (round: leads, cells_written, credits): a run waiting_continue (credits ran out) resumes. It changes state, so it needs the agency.write scope; over REST it is POST on the same path with { "continue": true }.',
-  ].join(' '),
+  description:
+    'A run started by run_formula or run_signals: status (running, waiting_continue, stopped, done, failed), totals, processed, cells written, skipped, credits charged and the cap. continue: true runs the next round now (resumes a run waiting for credits); that writes, so it needs agency.write (over REST: POST the same path).',
   input: z.object({ client_id: idArg('client'), run_id: idArg('run'), continue: boolArg().optional() }).strict(),
   output: z.object({ run: RunSchema, round: RoundSchema.optional() }),
   run: async (call, input) => {

@@ -30,13 +30,8 @@ export const importCampaignsOp = defineOperation({
   write: true,
   twoStep: true,
   summary: "Import the sending tool's campaigns (two steps), optionally into a client.",
-  description: [
-    "Import campaigns that exist at the sending tool but not here yet (list_campaigns shows them under not_imported), optionally into a client (client_id).",
-    `provider_campaign_ids names which (an unknown id is not_found, naming it; ids already imported are listed under already_imported and skipped); without it, every campaign not imported yet, at most ${MAX_IMPORT} per call, oldest first.`,
-    'Two steps: the first call shows what will be imported and a confirm_token; repeat it with the token to import. If another import took some of them meanwhile, the confirm answers preview_stale with a fresh preview.',
-    'When nothing is left to import the preview has count 0, confirm_token null and blocked_by "conflict".',
-    'A campaign here that already carries the provider id is adopted (recorded as imported and, with client_id, linked to that client) rather than duplicated.',
-  ].join(' '),
+  description:
+    'Import the sending tool\'s campaigns not here yet (list_campaigns not_imported), optionally into client_id (two steps). provider_campaign_ids picks some (unknown: not_found; already imported: skipped); else all, up to 200 per call. Nothing left: confirm_token null, blocked_by conflict. A campaign already carrying the provider id is adopted, not duplicated.',
   input: z
     .object({
       provider_campaign_ids: z.array(z.string().trim().min(1).max(200)).min(1).max(MAX_IMPORT).optional(),

@@ -40,13 +40,8 @@ export const importLeadsOp = defineOperation({
   write: true,
   twoStep: true,
   summary: "Import lead rows into a client's pool: mode preview (dry run) or commit (two steps).",
-  description: [
-    `Imports up to ${MAX_IMPORT_ROWS} rows per call into the client's lead pool; send a larger list in chunks: the first commit returns import_id, pass it with every later chunk so they count as one import.`,
-    'A row is an object of columns as a table has them: email (of several email columns a work address wins over a freemail one), first_name/last_name or full name, company, domain, website, title, linkedin_url, company_linkedin_url, country, city, state; phone and any other column is kept as a custom field.',
-    'Each row is counted as added, duplicate (same email, or person and company, earlier in this import or already in the pool), already_mailed (in the sending tool\'s snapshot, an own Studio campaign, replied, or on the never-mail list), waiting_for_email (a person and a company but no email: stored for the email waterfall) or invalid (neither, or an email that is not an address).',
-    'mode preview (the default) stores nothing and answers the counts with example rows and their reasons; it issues no confirm_token. mode commit is two steps: the first call answers the same dry run and a confirm_token, the repeat with the token stores the rows.',
-    'name names a new import (default "import <YYYY-MM-DD>"); it is ignored with import_id. Added leads get their domain\'s mail type and sender from a DNS scan and the first ICP they match.',
-  ].join(' '),
+  description:
+    'Import up to 500 rows per call into the client\'s pool; for more, send chunks with the import_id the first commit returns. Columns: email, names, company, domain, website, title, linkedin urls, country, city, state; others become custom fields. Rows count as added, duplicate, already_mailed, waiting_for_email (no email yet) or invalid. mode preview (default) stores nothing; mode commit is two steps.',
   input: z
     .object({
       client_id: idArg('client'),

@@ -16,11 +16,8 @@ export const importSuppressionsOp = defineOperation({
   // Adds entries only: a repeat finds them listed and adds nothing.
   idempotent: true,
   summary: `Add up to ${MAX_ENTRIES.toLocaleString('en')} entries (emails or domains) to the client's never-mail list in one call.`,
-  description: [
-    `Adds up to ${MAX_ENTRIES.toLocaleString('en')} entries to the client's never-mail list, read as preview_suppressions_import reads them; entries already listed are left as they are, so a repeat adds nothing.`,
-    'Refused entries are skipped and reported (invalid_count, the first 100 in invalid); a call with no valid entry at all is refused with validation_error naming the first.',
-    'reason is an optional note kept with each entry. The list is checked at import, at batch selection, on every email the waterfall finds and right before any push.',
-  ].join(' '),
+  description:
+    'Add up to 20,000 entries (emails or domains) to the client\'s never-mail list; entries already listed are kept, so a repeat adds nothing. Invalid entries are skipped and reported (invalid_count, first 100); none valid: validation_error. reason is an optional note. The list is checked at import, batch selection, email finding and every push.',
   input: z
     .object({
       client_id: idArg('client'),

@@ -12,11 +12,8 @@ export const listCampaignsOp = defineOperation({
   toolset: 'campaigns',
   write: false,
   summary: "The organization's campaigns and the sending tool's campaigns not imported yet.",
-  description: [
-    "The organization's campaigns, newest first, each with its client (null when unlinked), lifetime stats as last synced from the sending tool, provider and provider_campaign_id.",
-    'not_imported lists campaigns that exist at the sending tool but not here yet (oldest first); bring them in with import_campaigns.',
-    'client_id narrows campaigns to one client (not_imported stays listed: those campaigns belong to no client yet). status narrows both lists.',
-  ].join(' '),
+  description:
+    'The organization\'s campaigns, newest first, each with its client (null: unlinked), provider ids and lifetime stats as last synced. not_imported: the sending tool\'s campaigns not here yet (import_campaigns). client_id narrows campaigns (not_imported stays); status narrows both.',
   input: z
     .object({
       client_id: idArg('client').optional(),

@@ -11,11 +11,8 @@ export const listFollowupsOp = defineOperation({
   toolset: 'campaigns',
   write: false,
   summary: 'Planned follow-ups and check-ins on reply threads, as an agenda.',
-  description: [
-    "The organization's follow-ups and check-ins, optionally of one client (client_id) or one status (planned, review: held for a person, sent, cancelled).",
-    'Order: open ones (planned, review) first, soonest due first (the next to go out and the overdue lead); then sent and cancelled ones, most recently due first.',
-    'Pages of limit (1-200, default 50); pass next_offset as offset for the next page (null on the last).',
-  ].join(' '),
+  description:
+    'The organization\'s follow-ups and check-ins as an agenda, optionally of client_id or one status (planned, review, sent, cancelled): open ones first, soonest due first; then sent and cancelled, latest first. Paged: pass next_offset as offset (null on the last page).',
   input: z
     .object({
       client_id: idArg('client').optional(),

@@ -12,11 +12,8 @@ export const listImportsOp = defineOperation({
   studio: true,
   write: false,
   summary: "A client's import history, newest first, with each import's counts.",
-  description: [
-    "The client's imports, newest first: import_leads imports (source tool, chunks joined by import_id) and the bridge's imports (source bridge:<tool>, one per tool and day, named \"<tool> <YYYY-MM-DD>\" in the organization's timezone).",
-    'Each carries added, duplicates, already_mailed, waiting_for_email and invalid.',
-    `Pages of limit (1..${LIST_IMPORTS_MAX}, default 50); next_offset is the offset of the next page, null on the last.`,
-  ].join(' '),
+  description:
+    'The client\'s imports, newest first: import_leads imports (source tool) and the bridge\'s (source bridge:<tool>, one per tool and day), each with added, duplicates, already_mailed, waiting_for_email and invalid. Paged with limit/offset; next_offset null on the last page.',
   input: z
     .object({
       client_id: idArg('client'),

@@ -17,12 +17,8 @@ export const listPendingRepliesOp = defineOperation({
   toolset: 'replies',
   write: false,
   summary: 'Replies waiting on the agency: the review queue (drafts waiting for approval), or with status unanswered the replies nobody answered yet.',
-  description: [
-    'Replies waiting on the agency, as GET /v1/replies answers them.',
-    'status in_review (default): the review queue, oldest first: each item is a draft (reply_id, suggestion_id, body, reason, queued_by) with the prospect reply it answers; approve_reply sends it, reject_reply removes it.',
-    'status unanswered: replies nobody has answered or queued yet, newest first (needs the leads.read scope too); answer one with send_reply or skip_reply.',
-    "client_id narrows either list to one client's campaigns. Pages with limit (1-100, default 50) and offset; has_more says whether more follow.",
-  ].join(' '),
+  description:
+    'Replies waiting on the agency. status in_review (default): the review queue\'s drafts with the reply they answer, oldest first (approve_reply, reject_reply). status unanswered: replies nobody answered yet, newest first (needs leads.read; send_reply, skip_reply). client_id narrows; paged with limit/offset, has_more.',
   input: z
     .object({
       status: z.enum(['in_review', 'unanswered']).default('in_review').describe('in_review (default): the review queue; unanswered: replies not answered yet'),

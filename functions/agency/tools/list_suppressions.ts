@@ -13,11 +13,8 @@ export const listSuppressionsOp = defineOperation({
   write: false,
   studio: true,
   summary: "The client's never-mail list, newest first; q keeps entries whose address or domain contains it.",
-  description: [
-    "The client's never-mail list (newest first, paged: offset = next_offset, null on the last page): an email entry blocks that address; a domain entry blocks every address on it and its subdomains and every lead whose company domain or website is on it.",
-    "The organization's own do-not-contact list (prospects who opted out in a reply) applies to every client as well; it is not listed here.",
-    'q keeps entries whose value contains it (any case). Add entries with import_suppressions.',
-  ].join(' '),
+  description:
+    'The client\'s never-mail list, newest first, paged (offset = next_offset). An email entry blocks that address; a domain entry its addresses, subdomains and leads whose company is on it. The organization\'s opt-out list applies too but is not listed here. q filters by text. Add with import_suppressions.',
   input: z
     .object({
       client_id: idArg('client'),

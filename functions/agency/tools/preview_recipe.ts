@@ -27,11 +27,8 @@ export const previewRecipeOp = defineOperation({
   write: true,
   twoStep: true,
   summary: `Dry-run a recipe on at most ${RECIPE_LIMITS.preview_leads} leads: each step's value per lead and what a run would charge. Writes nothing, costs 0 (two steps).`,
-  description: [
-    `Runs every step of the recipe on lead_ids (1..${RECIPE_LIMITS.preview_leads} of the client's pool) or else the first ${RECIPE_LIMITS.preview_leads} leads of the pool, and shows per lead per step the outcome (written with its value, empty, skipped with the missing inputs, failed with the error; find_email: eligible, has_email or not_eligible, no finder is called) and the credits a real run would charge.`,
-    'version: "draft" (default when there is one) or "live". Nothing is written and nothing is charged.',
-    'Two steps: confirming records that this version passed its dry run (a plan step may make only such a draft live); a dry run with a failed cell (or no leads) gets no token, blocked_by dry_run_failed.',
-  ].join(' '),
+  description:
+    'Dry-run a recipe version (draft by default, or live) on lead_ids (1..10) or the pool\'s first 10: per lead and step the outcome and value, and the credits a run would charge. Writes and charges nothing. Two steps: confirming records that this version passed (a plan step may make only such a draft live); a failed cell or no leads: blocked_by dry_run_failed.',
   input: z
     .object({
       client_id: idArg('client'),

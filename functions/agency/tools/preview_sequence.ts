@@ -13,12 +13,8 @@ export const previewSequenceOp = defineOperation({
   write: true,
   idempotent: true,
   summary: "Dry run: render the client's sequence for up to 3 sample leads of its pool; sends and changes nothing.",
-  description: [
-    "Dry run: render the client's sequence for up to 3 sample leads of its pool; sends and changes nothing.",
-    'lead_ids: 1 to 3 pool lead ids of this client; left out, the 3 newest leads with an email.',
-    'Each mail shows its step, send_day (days after the push), subject (null: same thread as the previous mail), body and missing: the placeholders the lead has no value for, shown as [[name?]] in the text.',
-    'The answer is kept as the client\'s last preview (get_sequence_preview). A client without a sequence gets 409 conflict: save one with update_sequence first.',
-  ].join(' '),
+  description:
+    'Dry run: render the client\'s sequence for lead_ids (1-3 pool leads; default the 3 newest with an email); sends nothing. Each mail: step, send_day, subject (null: same thread), body and missing placeholders, shown as [[name?]]. Kept as the last preview (get_sequence_preview). No sequence: 409 conflict.',
   input: z
     .object({
       client_id: idArg('client'),

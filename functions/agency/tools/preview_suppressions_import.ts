@@ -22,10 +22,8 @@ export const previewSuppressionsImportOp = defineOperation({
   // Stores nothing: a repeat answers the same.
   idempotent: true,
   summary: "What importing these entries into the client's never-mail list would do (stores nothing).",
-  description: [
-    `Counts what import_suppressions would do with up to ${MAX_ENTRIES.toLocaleString('en')} entries, storing nothing: entries with an "@" are addresses, others domains (a website stands for its host; a leading www. is dropped); all are lower-cased and deduplicated.`,
-    'Answers valid (distinct), emails, domains, duplicates_in_input, already_listed, would_add, invalid_count and the first 100 refused entries with the reason (public suffixes such as co.uk are refused).',
-  ].join(' '),
+  description:
+    'What import_suppressions would do with up to 20,000 entries, storing nothing. An entry with @ is an address, else a domain (a website stands for its host, www. dropped); lower-cased, deduplicated. Answers counts (valid, emails, domains, duplicates, already_listed, would_add, invalid) and the first 100 refused with the reason.',
   input: z.object({ client_id: idArg('client'), entries: entriesArg() }).strict(),
   output: PreviewCountsSchema,
   run: async (call, input) => ({ body: await previewSuppressionsImport(call, input) }),

@@ -20,12 +20,8 @@ export const proposeActionOp = defineOperation({
   studio: true,
   write: true,
   summary: "Propose a step for a client's plan; a person (or a key with agency.plans.approve) approves the plan before anything runs.",
-  description: [
-    "Adds one step to the client's one open plan, creating it (waiting_approval) when there is none; the answer is the whole plan with its fresh dry run and the new step.",
-    `kind is a step kind: ${kindList()}; params are that kind's (a wrong field is validation_error naming it). day is the offset in days from approval: the step runs at 08:00 in the organization's timezone on that day (day 0: at approval when 08:00 has passed).`,
-    'Adding to an approved or paused plan makes it wait for approval again (steps not run yet come off the schedule; earlier approve tokens go stale). A dismissed plan stays dismissed and returns with the new step.',
-    'note: why you propose it, kept in the plan log for the person who approves. title: the name of a new plan.',
-  ].join(' '),
+  description:
+    'Add one step to the client\'s open plan (created waiting_approval if none); answers the plan with a fresh dry run. kind: buy_domain, create_mailboxes, find_emails, note, recipe_go_live, run_formula, set_auto_write, setup_dns; params are the kind\'s. day: days after approval (runs 08:00 org time). Adding to an approved plan makes it wait for approval again.',
   input: z
     .object({
       client_id: idArg('client'),

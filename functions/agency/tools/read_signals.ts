@@ -20,11 +20,8 @@ export const readSignalsOp = defineOperation({
   studio: true,
   write: false,
   summary: "The signals stored for the client's leads (hiring, funding, tech changes, news), per lead (reads only).",
-  description: [
-    "The signals run_signals found for this client's leads, grouped per lead (the lead with the newest find first; each lead's signals newest first).",
-    'Filter with lead_ids (each must be a lead of this client) and kinds (hiring, funding, tech_change, news). Pages of `limit` leads (1..200, default 50); pass next_offset as offset for the next page.',
-    'Reads only: nothing is looked up at the provider and nothing is charged. Signals of the simulated provider carry simulated: true.',
-  ].join(' '),
+  description:
+    'Signals found by run_signals for the client\'s leads, grouped per lead (newest find first). Filter with lead_ids and kinds (hiring, funding, tech_change, news); pages of limit leads, next_offset for the next. Reads only, charges nothing; simulated provider results carry simulated: true.',
   input: z
     .object({
       client_id: idArg('client'),

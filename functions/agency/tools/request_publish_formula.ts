@@ -16,11 +16,8 @@ export const requestPublishFormulaOp = defineOperation({
   twoStep: true,
   idempotent: true,
   summary: 'Offer one of your formulas to the shared library (two steps; paying workspaces only).',
-  description: [
-    'Marks your formula as requested for review into the shared library (publish_status requested); it stays yours and keeps working meanwhile.',
-    'author_opt_in: true shows your agency\'s name as the author; without it the formula is published anonymously.',
-    'Only paying workspaces may publish (else 403 not_paying). Two steps: the first call previews and returns a confirm_token; repeat with it to request.',
-  ].join(' '),
+  description:
+    'Request review of your formula into the shared library (two steps; paying workspaces only, else 403 not_paying). It stays yours and keeps working. author_opt_in: true shows your agency as the author; else anonymous.',
   input: z
     .object({
       formula_id: idArg('formula of yours'),

@@ -52,13 +52,8 @@ export const runFormulaOp = defineOperation({
   paid: true,
   openWorld: true,
   summary: "Run a recipe's formula columns over the pool, a list or some leads (paid, two steps).",
-  description: [
-    "Evaluates the live version's column steps (formula, question, vacancy_search) on leads and writes the values into the pool's columns (list_leads shows them).",
-    `Which columns: column_key for one, else all of them. Which leads: lead_ids, or list_id (a saved segment's id or an import's id), or neither for the whole pool (at most ${MAX_RUN_LEADS} per run).`,
-    'Only empty cells are evaluated unless overwrite: true. Leads without a formula\'s inputs are skipped for 0 credits.',
-    `Without confirm_token: a preview (leads, cells per column, credit_ceiling = cells × credit_cost) and a confirm_token; nothing runs. Above ${CONFIRM_LARGE_ABOVE} credits the preview has confirm_token null and blocked_by confirm_large_required unless the call has confirm_large: true.`,
-    `With the token: the run starts in the background in rounds of ${ROUND_SIZE} leads and the answer is the run; follow it with get_run. Credits are charged per round for cells actually written (never above the ceiling); if credits run out the run waits (waiting_continue) and get_run with continue: true resumes it. stop_run stops it; written values stay.`,
-  ].join(' '),
+  description:
+    'Evaluate the live recipe\'s column steps (column_key, else all) on lead_ids, list_id (segment or import) or the whole pool, up to 10000 leads; only empty cells unless overwrite (paid, two steps). The preview gives credit_ceiling; above 200 credits it needs confirm_large: true. Confirmed, it runs in the background: follow with get_run; stop_run stops it.',
   input: z
     .object({
       client_id: idArg('client'),

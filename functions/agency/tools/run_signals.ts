@@ -18,13 +18,8 @@ export const runSignalsOp = defineOperation({
   paid: true,
   openWorld: true,
   summary: `Look up hiring, funding, tech-change and news signals for the client's leads through the enrichment provider (paid, two steps).`,
-  description: [
-    `Looks up recent signals of the leads' companies (by their domain or website): every lead of the pool, or only lead_ids, at most ${MAX_RUN_LEADS} per run; kinds narrows them (default all four: hiring, funding, tech_change, news).`,
-    'Without confirm_token: a preview (the leads, what is skipped, max_credits = the ceiling, also in credits) and a confirm_token; nothing is looked up.',
-    `With the token: the run starts and goes in rounds of ${ROUND_SIZE} leads as queued jobs; the answer is the run. Follow it with get_run (run_id); it ends done.`,
-    'Price: 1 credit per lead with at least one signal found, charged as each round commits; nothing for leads without a signal, without a domain, or already charged today for the same kinds. If credits run out the run waits (waiting_continue) and get_run with continue: true resumes it.',
-    'Found signals are stored per lead (read them with read_signals); a signal found again is not stored twice.',
-  ].join(' '),
+  description:
+    'Look up hiring, funding, tech_change and news signals for the pool\'s companies (or lead_ids; kinds narrows), up to 1000 leads per run (paid, two steps). Confirmed, it runs in rounds of 25: follow with get_run; continue: true resumes a run waiting for credits. 1 credit per lead with a signal found, none for the same kinds twice a day. Read results with read_signals.',
   input: z
     .object({
       client_id: idArg('client'),

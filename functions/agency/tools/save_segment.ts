@@ -15,11 +15,8 @@ export const saveSegmentOp = defineOperation({
   // Saving under a name that exists replaces that segment's filter: a repeat leaves the same one segment.
   idempotent: true,
   summary: "Save a filter over the client's pool as a named segment; the same name replaces that segment's filter (its id stays).",
-  description: [
-    "Save a filter over the client's pool under a name. filter takes the list_leads filters (icp_id, not_contacted, country, volume_band_min, verified_only, status, q).",
-    "Saving under an existing name (exact, spaces around it ignored) replaces that segment's filter and keeps its id.",
-    'The answer carries how many leads the filter holds now; read them with segment_results.',
-  ].join(' '),
+  description:
+    'Save a filter over the client\'s pool (the list_leads filters) under a name; an existing name (exact, trimmed) replaces its filter and keeps its id. Answers how many leads it holds now; read them with segment_results.',
   input: z
     .object({
       client_id: idArg('client'),

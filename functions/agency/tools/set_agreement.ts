@@ -16,11 +16,8 @@ export const setAgreementOp = defineOperation({
   // Setting the agreement that is already active changes nothing (replaced: null, 200).
   idempotent: true,
   summary: "Set a client's agreement of one kind: it replaces the active one of the same kind (custom: the same label).",
-  description: [
-    "Set what was promised to a client: kind new_prospects_per_workday (leads added to the pool per Monday-Friday), meetings_per_month (booked meetings), replies_per_month (prospects who replied) or custom (label required; the service has no data for it, so get_course shows it as not started).",
-    'target > 0 (at most two decimals), start YYYY-MM-DD in the organization timezone, catch_up spread (default: a shortfall carries into the next months) or drop (each month starts afresh).',
-    'The active agreement of the same kind (custom: same label, any case) is replaced in the same transaction and returned as replaced (active: false); 201 then. The same agreement again answers 200 with replaced: null and changes nothing.',
-  ].join(' '),
+  description:
+    'Set what was promised to a client: kind new_prospects_per_workday, meetings_per_month, replies_per_month or custom (label required; no data, so not started). target > 0, start YYYY-MM-DD, catch_up spread (default: shortfall carries over) or drop. Replaces the active one of the same kind (custom: same label), returned as replaced; the same again changes nothing.',
   input: z.object({ client_id: idArg('client'), ...agreementFields }).strict(),
   output: z.object({ agreement: AgreementSchema, replaced: AgreementSchema.nullable() }),
   run: async (call, input) => {

@@ -14,10 +14,8 @@ export const setAutoProtectOp = defineOperation({
   write: true,
   idempotent: true,
   summary: "Switch the client's auto-protect on or off (on by default).",
-  description: [
-    'On: at the daily tick a failing ramping or active mailbox (7-day bounce ≥ 3 %, listed domain, disconnected) is parked and a ready reserve of the client takes over its campaigns; with no reserve a purchase is proposed into the plan and waits for approval (nothing is bought).',
-    'Off: failing mailboxes keep sending; get_mailbox_lifecycle shows them failing. The same value again changes nothing (updated: false).',
-  ].join(' '),
+  description:
+    'Switch the client\'s auto-protect on or off (default on). On: at the daily tick a failing ramping or active mailbox is parked and a ready reserve takes its campaigns; with no reserve a purchase is proposed into the plan (nothing bought). Off: failing mailboxes keep sending. The same value: updated false.',
   input: z.object({ client_id: idArg('client'), auto_protect: boolArg() }).strict(),
   output: z.object({ client: ClientSchema, updated: z.boolean() }),
   run: async (call, input) => ({ body: await setAutoProtect(call, input) }),

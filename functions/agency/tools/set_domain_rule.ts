@@ -15,10 +15,8 @@ export const setDomainRuleOp = defineOperation({
   twoStep: true,
   idempotent: true,
   summary: "Change fields of the client's domain rule (two steps; each field given replaces only that field).",
-  description: [
-    'Fields: stems (1..20, each 2..30 of a-z, 0-9, -), pattern (one look-alike with {stem}, e.g. get{stem}; null = the built-in patterns), tlds (1..10, without the dot), max_price_cents (100..100000, first year, US cents), mailboxes_per_domain (1..10), daily_cap (1..200, what an active mailbox sends a day), redirect_to (https URL or null), sender_names (0..10 "First Last").',
-    'Give at least one field; fields left out keep their value. Without confirm_token: a preview with the rule after the change and changes {field: [before, after]}; nothing is stored. Repeat with the same arguments and the token to store it (audited as domain_rule.updated). Free.',
-  ].join(' '),
+  description:
+    'Change fields of the client\'s domain rule (two steps); fields left out keep their value. Fields: stems, pattern (with {stem}; null = built-in), tlds (no dot), max_price_cents, mailboxes_per_domain, daily_cap, redirect_to (https or null), sender_names. The preview shows the rule after the change and changes {field: [before, after]}. Free.',
   input: z
     .object({
       client_id: idArg('client'),

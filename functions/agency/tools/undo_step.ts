@@ -15,10 +15,8 @@ export const undoStepOp = defineOperation({
   write: true,
   twoStep: true,
   summary: 'Undo a step that ran (two steps); purchases and steps that cannot be undone answer not_undoable.',
-  description: [
-    'Only a step with status done whose kind can be undone (set_auto_write puts the previous value back, recipe_go_live the previous live version, note nothing). A purchase (buys) or a step that cannot be undone (find_emails, run_formula: paid work) is not_undoable; a step that has not run or was undone already is conflict.',
-    'The first call shows the step and a confirm_token; repeat with the token to undo. The step becomes undone.',
-  ].join(' '),
+  description:
+    'Undo a done step (two steps): set_auto_write restores the previous value, recipe_go_live the previous live version, note nothing. Purchases and paid work (find_emails, run_formula) are not_undoable; a step not run or already undone is conflict. The step becomes undone.',
   input: z.object({ plan_id: idArg('plan'), step_id: idArg('plan step'), confirm_token: confirmTokenArg }).strict(),
   output: twoStepOutput(z.object({ plan_id: z.string(), step: StepSchema, undoes: z.string() }), z.object({ plan: PlanSchema, step: StepSchema })),
   run: async (call, input) => {

@@ -41,13 +41,8 @@ export const updateLeadsOp = defineOperation({
   write: true,
   twoStep: true,
   summary: "Enrich leads of a client's pool by hand (two steps): fixed fields and custom columns.",
-  description: [
-    `leads: up to ${MAX_UPDATE_LEADS} objects, each picking a lead by lead_id or email and giving the values to set.`,
-    `Fixed fields: ${ENRICH_FIELD_NAMES.join(', ')} (volume_band high/medium/low, alias volume_estimate; monthly_volume a whole number; named_account and sends_for_customers true/false; current_sender overrides the DNS scan).`,
-    `Any other name becomes a custom column of the client's pool (text, number, yes/no or URL, typed by its values; at most ${MAX_NEW_COLUMNS_PER_CALL} new columns per call). The writer uses a custom column only after a person switches it on.`,
-    'Email, its verification, ids, status and the imported fields (names, company, domain, title …) are refused with a validation_error. null clears a value.',
-    'Two steps: the first call shows each lead\'s changes (from → to), the new columns and the entries whose lead is unknown; repeat it with the confirm_token to write. Values are recorded with source "manual (agency)", the key and the time.',
-  ].join(' '),
+  description:
+    'Set values on up to 500 leads (by lead_id or email), two steps. Fixed fields: volume_band, monthly_volume, mail_type, current_sender, hook, named_account, sends_for_customers, linkedin_url, note; any other name is a custom column (at most 20 new per call). Email, ids, status and imported fields are refused; null clears. Recorded as source manual (agency).',
   input: z
     .object({
       client_id: idArg('client'),

@@ -29,12 +29,8 @@ export const updateRecipeOp = defineOperation({
   write: true,
   twoStep: true,
   summary: 'Change a recipe as a new draft version (two steps): step_changes or a whole definition. The live version keeps running.',
-  description: [
-    'Versions are immutable: this creates a new draft version from the newest one (the draft when there is one, else the live version); the live version keeps running until a person or a plan step makes the draft live.',
-    'Give exactly one of definition (the whole new { steps }) or step_changes, applied in order, steps numbered from 1 as the steps are after the previous change:',
-    '{ op: "add", step, at? } inserts (default at the end); { op: "remove", at }; { op: "replace", at, step }; { op: "set", at, fields } changes some fields (null removes one); { op: "move", at, to }.',
-    'A broken result is 422 recipe_invalid with one sentence per problem. Two steps: the preview shows the diff against the base version and a confirm_token; a change to the recipe in between makes the confirm preview_stale. A change that changes nothing gets no token (blocked_by conflict).',
-  ].join(' '),
+  description:
+    'Make a new draft version from the newest one (two steps); the live version keeps running. Give definition (whole { steps }) or step_changes applied in order, steps numbered from 1: add {step, at?}, remove {at}, replace {at, step}, set {at, fields} (null removes a field), move {at, to}. Invalid: 422 recipe_invalid. No change: blocked_by conflict.',
   input: z
     .object({
       client_id: idArg('client'),

@@ -15,12 +15,8 @@ export const updateSequenceOp = defineOperation({
   write: true,
   idempotent: true,
   summary: "Save a client's mail sequence (1 to 10 steps) as its next version; the same steps again change nothing.",
-  description: [
-    "Save a client's mail sequence (1 to 10 steps) as its next version; the same steps again change nothing (updated: false).",
-    'Each step: subject (up to 200 characters; the first step needs one, a follow-up without one stays in the same thread), body (1 to 5000 characters), delay_days (0 to 60 days after the previous mail; the first step 0), condition (always, no_reply or no_positive_reply; default always for the first step, no_reply after).',
-    'Placeholders {{first_name}}, {{company}}, {{hook}} … are the pool lead\'s fields, {{custom.<column_key>}} its custom columns, {{sender.name}} the sender; any other name is refused.',
-    'if_version: the version you read with get_sequence; if the sequence changed since, 409 conflict with the current sequence. Check the result with preview_sequence.',
-  ].join(' '),
+  description:
+    'Save the client\'s sequence (1-10 steps) as its next version; the same steps again: updated false. Step: subject (≤200; the first needs one, none = same thread), body (≤5000), delay_days (0-60; first 0), condition always|no_reply|no_positive_reply. Placeholders: lead fields {{first_name}}, {{custom.<key>}}, {{sender.name}}. if_version mismatch: 409 conflict.',
   input: z
     .object({
       client_id: idArg('client'),
