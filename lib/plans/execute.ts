@@ -12,6 +12,7 @@ import { rows, type Db } from '../db/types';
 import { errorText } from '../log';
 import type { Services } from '../services';
 import { stepKind, type StepContext } from './registry';
+import { StepDeferred } from './step_kind';
 import { publishScheduledSteps, stepJob } from './schedule';
 
 export const SYSTEM_ACTOR = 'system';
@@ -42,7 +43,7 @@ type Leased = {
   attempts: number;
 };
 
-export type StepOutcome = 'ran' | 'skipped' | 'failed';
+export type StepOutcome = 'ran' | 'skipped' | 'failed' | 'deferred';
 
 export async function executeStep(services: Services, stepId: string): Promise<StepOutcome> {
   const { db, clock } = services;
@@ -74,6 +75,7 @@ export async function executeStep(services: Services, stepId: string): Promise<S
   try {
     result = (await kind.run(ctx, params.data)) ?? {};
   } catch (err) {
+    if (err instanceof StepDeferred) return defer(services, step, attempts, err);
     return afterThrow(services, step, attempts, errorText(err));
   }
   return finish(services, step, attempts, { result });
@@ -98,6 +100,31 @@ async function afterThrow(services: Services, step: Leased, attempts: number, er
   if (requeued) await publishScheduledSteps(services, [{ id: step.id, dueAt }]);
   services.log.warn('plan step failed; will retry', { stepId: step.id, kind: step.kind, attempt: attempts, error });
   return 'failed';
+}
+
+/**
+ * A run that asked to wait (StepDeferred): scheduled again at its time, the attempt given back, fenced like finish.
+ * The plan log records the first deferral for a reason, not every retry of a long wait.
+ */
+async function defer(services: Services, step: Leased, attempts: number, d: StepDeferred): Promise<StepOutcome> {
+  const now = services.clock.now();
+  const dueAt = d.retryAt.getTime() > now.getTime() ? d.retryAt : new Date(now.getTime() + 60_000);
+  const requeued = await services.db.transaction(async (tx) => {
+    const [before] = await tx.select({ error: planSteps.error }).from(planSteps).where(eq(planSteps.id, step.id));
+    const [row] = await tx
+      .update(planSteps)
+      .set({ status: 'scheduled', dueAt, leaseUntil: null, error: d.reason, attempts: attempts - 1, updatedAt: now })
+      .where(sql`${planSteps.id} = ${step.id}::uuid and ${planSteps.status} = 'running' and ${planSteps.attempts} = ${attempts}`)
+      .returning({ id: planSteps.id });
+    if (!row) return false;
+    if (before?.error !== d.reason) {
+      await tx.insert(planLog).values({ planId: step.plan_id, orgId: step.org_id, stepId: step.id, at: now, actor: SYSTEM_ACTOR, action: 'step.deferred', detail: { kind: step.kind, reason: d.reason, retry_at: dueAt.toISOString() } });
+    }
+    if (services.queue.transactional) await services.queue.enqueue(stepJob(step.id, dueAt), { tx });
+    return true;
+  });
+  if (requeued) await publishScheduledSteps(services, [{ id: step.id, dueAt }]);
+  return requeued ? 'deferred' : 'skipped';
 }
 
 /**

@@ -24,3 +24,17 @@ export type StepKind<P = Record<string, unknown>> = {
   run: (ctx: StepContext, params: P) => Promise<Record<string, unknown>>;
   undo?: (ctx: StepContext, params: P, result: Record<string, unknown>) => Promise<void>;
 };
+
+/**
+ * Thrown by a kind's run that cannot act yet and must not count as a failure (the push gate is closed): the step
+ * goes back to `scheduled` at `retryAt` with `reason` as its error, its attempt is not counted, and it runs again
+ * then. A plan paused or changed meanwhile takes it off the schedule as usual.
+ */
+export class StepDeferred extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAt: Date,
+  ) {
+    super(reason);
+  }
+}
