@@ -1,0 +1,77 @@
+// approve_batch's two steps. Approval is the last review gate and pushes nothing: start_campaign proposes the push
+// as a plan step, which runs on its day while the organization's push gate is open.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { batchLeads, poolLeads } from '../../schema';
+import { findClient } from '../agency/clients/view';
+import { runTwoStep, type PreviewAnswer, type TwoStepDef } from '../agency/confirm';
+import type { AgencyCall } from '../agency/operation';
+import { ApiError } from '../errors';
+import { requireOpenBatch } from './guards';
+import { batchView, bumpRevision, type BatchView } from './view';
+
+export type BatchInput = { client_id: string; confirm_token?: string };
+export type ApprovePreview = { batch: BatchView; to_push: number; waiting: { not_written: number; not_reviewed: number } };
+
+/**
+ * Rejected leads leave the batch here: their pool status goes back to `new` (they were never contacted); only
+ * approved leads stay `in_batch` for the push.
+ */
+export async function releaseLeads(tx: Parameters<typeof bumpRevision>[0], orgId: string, batchId: string, now: Date, which: 'rejected' | 'all') {
+  const inBatch = tx
+    .select({ id: batchLeads.poolLeadId })
+    .from(batchLeads)
+    .where(which === 'all' ? eq(batchLeads.batchId, batchId) : and(eq(batchLeads.batchId, batchId), eq(batchLeads.review, 'rejected')));
+  const released = await tx
+    .update(poolLeads)
+    .set({ status: 'new', updatedAt: now })
+    .where(and(eq(poolLeads.orgId, orgId), eq(poolLeads.status, 'in_batch'), inArray(poolLeads.id, inBatch)))
+    .returning({ id: poolLeads.id });
+  return released.length;
+}
+
+const approveDef: TwoStepDef<BatchInput, ApprovePreview, { batch: BatchView }> = {
+  tool: 'approve_batch',
+  async preview(call, input, db) {
+    const scope = { orgId: call.auth.orgId, clientId: input.client_id };
+    const lock = db !== call.services.db;
+    await findClient(db, scope.orgId, scope.clientId, lock);
+    const batch = await requireOpenBatch(db, scope, lock);
+    const view = await batchView(db, batch);
+    if (batch.status === 'approved') throw new ApiError('conflict', `batch ${batch.id} is already approved: start_campaign pushes it`, { body: { batch: view } });
+    const [w] = await db
+      .select({
+        notWritten: sql<number>`(count(*) filter (where ${batchLeads.mails} is null))::int`,
+        notReviewed: sql<number>`(count(*) filter (where ${batchLeads.mails} is not null and ${batchLeads.review} = 'pending'))::int`,
+      })
+      .from(batchLeads)
+      .where(and(eq(batchLeads.batchId, batch.id), sql`${batchLeads.review} <> 'rejected'`));
+    const waiting = { not_written: Number(w.notWritten), not_reviewed: Number(w.notReviewed) };
+    const wait = waiting.not_written + waiting.not_reviewed;
+    const blockedMessage =
+      wait > 0
+        ? `${wait} lead(s) wait: ${waiting.not_written} not written (start_writing), ${waiting.not_reviewed} not reviewed (review_approve, review_edit_mail or review_reject); rejected leads do not count`
+        : view.review.approved === 0
+          ? 'no lead is approved (all are rejected): skip the batch (skip_batch)'
+          : null;
+    return {
+      preview: { batch: view, to_push: view.review.approved, waiting },
+      state: { batch: batch.id, revision: batch.revision },
+      credits: 0,
+      ...(blockedMessage && { blockedBy: 'conflict' as const, blockedMessage }),
+    };
+  },
+  async apply(call, input, tx, p) {
+    const returned = await releaseLeads(tx, call.auth.orgId, p.preview.batch.id, call.now, 'rejected');
+    const batch = await bumpRevision(tx, p.preview.batch.id, call.now, { status: 'approved', approvedBy: call.actor, approvedAt: call.now });
+    return {
+      result: { batch: await batchView(tx, batch) },
+      audit: { action: 'batch.approved', target: `batch:${batch.id}`, detail: { client_id: input.client_id, approved_leads: p.preview.to_push, rejected_returned_to_pool: returned } },
+    };
+  },
+};
+
+/** Both calls of approve_batch: the preview (blocked, naming what waits, until every lead is reviewed), or the batch. */
+export async function approveBatch(call: AgencyCall, input: BatchInput): Promise<PreviewAnswer<ApprovePreview> | { batch: BatchView }> {
+  const out = await runTwoStep(call, approveDef, input);
+  return out.confirmed ? out.result : out.answer;
+}
