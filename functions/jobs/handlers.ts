@@ -9,6 +9,7 @@ import { PLAN_SWEEP_JOB, planJobHandlers } from '../../lib/plans/jobs';
 import { CLOCK_TICKS_JOB, clockJobHandlers } from '../../lib/clock/jobs';
 import { registerCourseTick } from '../../lib/course/tick';
 import { registerInfraTicks } from '../../lib/infra/ticks';
+import { registerSequencerTick } from '../../lib/campaigns_studio/sequencer_tick';
 import { registerReturnDismissedTick } from '../../lib/plans/dismiss';
 
 /**
@@ -36,6 +37,7 @@ export const jobHandlers: JobHandlers = {
 registerCourseTick(); // the daily catch-up planner, hourly, for organizations at 07:xx local time
 registerInfraTicks(); // each organization's mailbox day (hourly, after its local midnight) and the 10-minute infrastructure snapshot
 registerReturnDismissedTick(); // dismissed plans come back when their days are up
+registerSequencerTick(); // the simulated sequencer's day per organization (hourly, from 09:00 local) and its replies into the core ingestion
 
 /**
  * What runs without being enqueued. `everyTick`: on each tick of the embedded runner (QStash deployments get these

@@ -33,6 +33,13 @@ const ISSUE_17 = [
   'get_infrastructure', 'domain_options', 'get_domain_rule', 'set_domain_rule', 'choose_domains', 'list_domain_workspaces', 'set_domain_workspace',
   'attach_mailboxes', 'get_mailbox_lifecycle', 'set_auto_protect', 'unpark_mailbox',
 ];
+// The Studio engine (issue 18): sequences, batches, review, learning, Studio campaigns, the day's view. With these the
+// table serves all 93 tools of the fixture.
+const ISSUE_18 = [
+  'get_sequence', 'update_sequence', 'preview_sequence', 'get_sequence_preview', 'allocate_batch', 'skip_batch', 'approve_batch', 'batch_status',
+  'start_writing', 'review_batch', 'review_lead', 'review_approve', 'review_edit_mail', 'review_reject', 'learned_rules', 'activate_learned_rule',
+  'start_campaign', 'campaign_results', 'campaign_analytics', 'client_today',
+];
 // agency-operator.md §3: the two-step tools.
 const TWO_STEP = new Set([
   'update_playbook', 'import_campaigns', 'preview_recipe', 'create_recipe', 'update_recipe', 'add_column', 'request_publish_formula', 'run_formula',
@@ -63,6 +70,16 @@ describe('the agency operation table', () => {
       expect(op.write, `${op.name} writes`).toBe(op.method !== 'GET');
       if (op.twoStep) expect(Object.keys(op.input.shape), op.name).toContain('confirm_token');
     }
+  });
+
+  it('serves exactly the 93 tools of the fixture, each with its method, path and scope (issue 18 completes the table)', () => {
+    expect(new Set([...ISSUE_13, ...ISSUE_14, ...ISSUE_15, ...ISSUE_16, ...ISSUE_17, ...ISSUE_18])).toEqual(new Set(SPEC.map((s) => s.name)));
+    const served = TOOLS.map((op) => ({ name: op.name, method: op.method, path: op.path, scope: op.scope }));
+    const sortByName = (xs: Spec[]) => [...xs].sort((a, b) => a.name.localeCompare(b.name));
+    const missing = SPEC.filter((s) => !TOOLS.some((op) => op.name === s.name)).map((s) => s.name);
+    expect(missing, 'spec tools not served').toEqual([]);
+    expect(sortByName(served)).toEqual(sortByName(SPEC.map(({ name, method, path, scope }) => ({ name, method, path, scope }))));
+    expect(agencyToolServer.defs.size).toBe(93);
   });
 
   it('serves agency routes under /v1/agency and core-route tools with rest: core; REST-only entries are not tools', () => {

@@ -6,7 +6,7 @@ import { putTableDestination } from '../../lib/bridge/destination';
 import { createTablePush } from '../../lib/bridge/pushes';
 import { generateReport } from '../../lib/reports/generate_report';
 import { insertRecipe } from '../../lib/recipes/create';
-import { enrichRuns, formulas, planSteps, plans } from '../../schema';
+import { enrichRuns, formulas, planSteps, plans, poolLeads } from '../../schema';
 import { inject } from 'vitest';
 import { recordSecret } from './secret_scan';
 import { createWebhook } from '../../lib/webhooks/manage';
@@ -36,6 +36,8 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
     { planId: plan.id, orgId: t.org.id, clientId: t.client.id, position: 1, kind: 'note', params: { text: 'Fixture reminder' }, createdBy: 'fixture' },
     { planId: plan.id, orgId: t.org.id, clientId: t.client.id, position: 2, kind: 'note', params: { text: 'Fixture done' }, status: 'done' as const, result: { noted: 'Fixture done' }, ranAt: env.clock.now(), createdBy: 'fixture' },
   ]).returning();
+  // A pool lead of the client: the review tools address a lead of the open batch by its pool id.
+  const [poolLead] = await env.services.db.insert(poolLeads).values({ orgId: t.org.id, clientId: t.client.id, email: `fixture${Math.random().toString(36).slice(2)}@fixture-pool.example` }).returning();
   return {
     id: reply.id,
     // Agency routes name their parameters after the resource (agency-operator.md §2).
@@ -54,6 +56,7 @@ export async function objectFixtures(env: TestEnv, t: Tenant): Promise<Record<st
     run_id: run.id,
     plan_id: plan.id,
     step_id: ranStep.id,
+    lead_id: poolLead.id,
     // An address on the do-not-contact list: the admin opt-out routes address entries by email.
     email: reply.from_email,
     '/v1/replies/{id}:id': reply.id,
@@ -113,6 +116,11 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/agency/clients/{client_id}/mailboxes/unpark': { mailbox_id: '00000000-0000-4000-8000-000000000001' },
   'PUT /v1/agency/clients/{client_id}/sequence': { steps: [{ subject: 'Hi {{first_name}}', body: 'A fixture mail for {{company}}.', delay_days: 0 }] },
   'POST /v1/agency/clients/{client_id}/sequence/preview': {},
+  'POST /v1/agency/clients/{client_id}/batch/allocate': { size: 10 },
+  'POST /v1/agency/clients/{client_id}/review/{lead_id}/edit': { step: 1, body: 'A fixture mail, edited.' },
+  'POST /v1/agency/clients/{client_id}/review/{lead_id}/reject': { reason: 'not a fit' },
+  'POST /v1/agency/clients/{client_id}/campaigns/start': { day: 0 },
+  'POST /v1/agency/clients/{client_id}/learned-rules/activate': { rule_id: '00000000-0000-4000-8000-000000000003' },
   'POST /admin/v1/plans/{plan_id}/approve': { approver: 'Maria' },
   'POST /admin/v1/sim/clock': { advance_seconds: 60 },
   'POST /v1/bridge/inbound/{hook_id}': { email: 'fixture@fixture-table.example', first_name: 'Fix', last_name: 'Ture', company: 'Fixture Table Co' },
