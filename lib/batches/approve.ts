@@ -1,5 +1,8 @@
 // approve_batch's two steps. Approval is the last review gate and pushes nothing: start_campaign proposes the push
-// as a plan step, which runs on its day while the organization's push gate is open.
+// as a plan step, which runs on its day while the organization's push gate is open. Approving the batch approves its
+// written leads still pending review too: review_* is for the leads a person wants to read, edit or drop, and a
+// 1,000-lead batch must not need 2,000 calls. The source rule still holds: a pending lead with an unsourced sentence
+// blocks the approval (source_missing) until it is edited or rejected.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { batchLeads, poolLeads } from '../../schema';
 import { findClient } from '../agency/clients/view';
@@ -10,7 +13,7 @@ import { requireOpenBatch } from './guards';
 import { batchView, bumpRevision, type BatchView } from './view';
 
 export type BatchInput = { client_id: string; confirm_token?: string };
-export type ApprovePreview = { batch: BatchView; to_push: number; waiting: { not_written: number; not_reviewed: number } };
+export type ApprovePreview = { batch: BatchView; to_push: number; approves_pending: number; waiting: { not_written: number; source_missing: number } };
 
 /**
  * Rejected leads leave the batch here: their pool status goes back to `new` (they were never contacted); only
@@ -41,36 +44,46 @@ const approveDef: TwoStepDef<BatchInput, ApprovePreview, { batch: BatchView }> =
     const [w] = await db
       .select({
         notWritten: sql<number>`(count(*) filter (where ${batchLeads.mails} is null))::int`,
-        notReviewed: sql<number>`(count(*) filter (where ${batchLeads.mails} is not null and ${batchLeads.review} = 'pending'))::int`,
+        pending: sql<number>`(count(*) filter (where ${batchLeads.mails} is not null and ${batchLeads.review} = 'pending'))::int`,
+        sourceMissing: sql<number>`(count(*) filter (where ${batchLeads.review} = 'pending' and exists (
+          select 1 from jsonb_array_elements(${batchLeads.mails}) m, jsonb_array_elements(m->'sentences') s
+          where coalesce(jsonb_typeof(s->'source'), 'null') = 'null')))::int`,
       })
       .from(batchLeads)
       .where(and(eq(batchLeads.batchId, batch.id), sql`${batchLeads.review} <> 'rejected'`));
-    const waiting = { not_written: Number(w.notWritten), not_reviewed: Number(w.notReviewed) };
-    const wait = waiting.not_written + waiting.not_reviewed;
-    const blockedMessage =
-      wait > 0
-        ? `${wait} lead(s) wait: ${waiting.not_written} not written (start_writing), ${waiting.not_reviewed} not reviewed (review_approve, review_edit_mail or review_reject); rejected leads do not count`
-        : view.review.approved === 0
-          ? 'no lead is approved (all are rejected): skip the batch (skip_batch)'
-          : null;
+    const waiting = { not_written: Number(w.notWritten), source_missing: Number(w.sourceMissing) };
+    const pending = Number(w.pending);
+    const toPush = view.review.approved + pending;
+    const blocked =
+      waiting.not_written > 0
+        ? { code: 'conflict' as const, message: `${waiting.not_written} lead(s) are not written yet (start_writing); rejected leads do not count` }
+        : waiting.source_missing > 0
+          ? { code: 'source_missing' as const, message: `${waiting.source_missing} lead(s) pending review have a sentence without a source: edit (review_edit_mail) or reject (review_reject) them first` }
+          : toPush === 0
+            ? { code: 'conflict' as const, message: 'no lead is approved (all are rejected): skip the batch (skip_batch)' }
+            : null;
     return {
-      preview: { batch: view, to_push: view.review.approved, waiting },
+      preview: { batch: view, to_push: toPush, approves_pending: pending, waiting },
       state: { batch: batch.id, revision: batch.revision },
       credits: 0,
-      ...(blockedMessage && { blockedBy: 'conflict' as const, blockedMessage }),
+      ...(blocked && { blockedBy: blocked.code, blockedMessage: blocked.message }),
     };
   },
   async apply(call, input, tx, p) {
     const returned = await releaseLeads(tx, call.auth.orgId, p.preview.batch.id, call.now, 'rejected');
+    await tx
+      .update(batchLeads)
+      .set({ review: 'approved', reviewedBy: call.actor, reviewedAt: call.now, updatedAt: call.now })
+      .where(and(eq(batchLeads.batchId, p.preview.batch.id), eq(batchLeads.review, 'pending'), sql`${batchLeads.mails} is not null`));
     const batch = await bumpRevision(tx, p.preview.batch.id, call.now, { status: 'approved', approvedBy: call.actor, approvedAt: call.now });
     return {
       result: { batch: await batchView(tx, batch) },
-      audit: { action: 'batch.approved', target: `batch:${batch.id}`, detail: { client_id: input.client_id, approved_leads: p.preview.to_push, rejected_returned_to_pool: returned } },
+      audit: { action: 'batch.approved', target: `batch:${batch.id}`, detail: { client_id: input.client_id, approved_leads: p.preview.to_push, approved_with_batch: p.preview.approves_pending, rejected_returned_to_pool: returned } },
     };
   },
 };
 
-/** Both calls of approve_batch: the preview (blocked, naming what waits, until every lead is reviewed), or the batch. */
+/** Both calls of approve_batch: the preview (blocked while leads are unwritten or pending with an unsourced sentence), or the batch. */
 export async function approveBatch(call: AgencyCall, input: BatchInput): Promise<PreviewAnswer<ApprovePreview> | { batch: BatchView }> {
   const out = await runTwoStep(call, approveDef, input);
   return out.confirmed ? out.result : out.answer;

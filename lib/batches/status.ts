@@ -26,9 +26,9 @@ function nextOf(b: BatchView | null, toWrite: number, sourceMissing: number): st
   if (b.status === 'approved') return 'the assistant: start the campaign (start_campaign); a person approves its plan, and the push runs on its day while the push gate is open';
   if (b.status === 'writing') return 'nobody: writing is under way';
   if (toWrite > 0) return `the assistant: write ${toWrite} lead(s) (start_writing, paid)`;
+  if (sourceMissing > 0) return `a reviewer: ${sourceMissing} lead(s) have a sentence without a source: edit (review_edit_mail) or reject (review_reject) them`;
   if (b.review.pending > 0) {
-    const fix = sourceMissing > 0 ? `; ${sourceMissing} have a sentence without a source: replace it (review_edit_mail)` : '';
-    return `a reviewer: review ${b.review.pending} lead(s) (review_batch, review_lead, then review_approve, review_edit_mail or review_reject)${fix}`;
+    return `a reviewer: read the leads you want (review_batch, review_lead; review_edit_mail or review_reject), then approve the batch (approve_batch), which approves the ${b.review.pending} pending lead(s) too`;
   }
   if (b.review.approved === 0) return 'the assistant: every lead is rejected: skip the batch (skip_batch)';
   return `the assistant: approve the batch of ${b.review.approved} lead(s) (approve_batch)`;

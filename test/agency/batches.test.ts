@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batches, batchLeads, batchWrites, segments, simSequencerCampaigns, studioCampaigns, suppressions } from '../../schema';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
-import { addPoolLeads, allocated, auditActions, confirmRest, confirmTool, poolStatuses, studioTenant, writeMails, type StudioTenant } from './batch_helpers';
+import { addPoolLeads, allocated, auditActions, confirmRest, confirmTool, mailOf, poolStatuses, studioTenant, writeMails, type StudioTenant } from './batch_helpers';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -223,7 +223,7 @@ describe('batch_status, approve_batch and skip_batch', () => {
     ]);
     s = await a.read('batch_status', `${a.base}/batch`);
     expect(s.batch).toMatchObject({ status: 'written', written: 3, credits: { writing: 6, rewrite_14d: 1, rewrite_limit: 6 } });
-    expect(s.next).toContain('review 3 lead(s)');
+    expect(s.next).toContain('approves the 3 pending lead(s) too');
     await confirmTool(a, 'review_reject', { client_id: a.t.client.id, lead_id: leads[2].id, reason: 'wrong person' });
     for (const l of leads.slice(0, 2)) await confirmTool(a, 'review_approve', { client_id: a.t.client.id, lead_id: l.id });
     s = await a.read('batch_status', `${a.base}/batch`);
@@ -231,20 +231,24 @@ describe('batch_status, approve_batch and skip_batch', () => {
     expect(s.batch.review).toEqual({ pending: 0, approved: 2, rejected: 1 });
   });
 
-  it('blocks approval while leads wait, then approves without pushing anything; rejected leads return to the pool', async () => {
+  it('blocks approval while leads are unwritten or unsourced, then approves (pending leads too) without pushing anything; rejected leads return to the pool', async () => {
     const a = await studioTenant(env);
     const c = a.t.client.id;
     const { batch, leads } = await allocated(env, a, 3);
     const early = await a.tool('approve_batch', { client_id: c });
-    expect(early.json).toMatchObject({ confirm_token: null, blocked_by: 'conflict', preview: { waiting: { not_written: 3, not_reviewed: 0 } } });
-    await writeMails(env, batch.id, leads.map((l) => l.id));
+    expect(early.json).toMatchObject({ confirm_token: null, blocked_by: 'conflict', preview: { waiting: { not_written: 3, source_missing: 0 } } });
+    await writeMails(env, batch.id, [leads[0].id, leads[2].id]);
+    await writeMails(env, batch.id, [leads[1].id], [mailOf(1, { unsourced: ['We doubled every client\'s pipeline.'] }), mailOf(2)]);
     await confirmTool(a, 'review_approve', { client_id: c, lead_id: leads[0].id });
-    const waiting = await a.rest('POST', `${a.base}/batch/approve`, {});
-    expect(waiting.json).toMatchObject({ confirm_token: null, blocked_by: 'conflict', preview: { waiting: { not_written: 0, not_reviewed: 2 } } });
-    await confirmTool(a, 'review_approve', { client_id: c, lead_id: leads[1].id });
+    const unsourced = await a.rest('POST', `${a.base}/batch/approve`, {});
+    expect(unsourced.json).toMatchObject({ confirm_token: null, blocked_by: 'source_missing', preview: { waiting: { not_written: 0, source_missing: 1 }, approves_pending: 2 } });
     await confirmTool(a, 'review_reject', { client_id: c, lead_id: leads[2].id, reason: 'competitor' });
+    expect((await a.rest('POST', `${a.base}/batch/approve`, {})).json.blocked_by).toBe('source_missing');
+    const fixed = await a.rest('GET', `${a.base}/review/${leads[1].id}`);
+    const mail = fixed.json.review.mails[0];
+    await confirmTool(a, 'review_edit_mail', { client_id: c, lead_id: leads[1].id, step: mail.step, body: 'Hi there, a sentence a person wrote.' });
     const p = await a.rest('POST', `${a.base}/batch/approve`, {});
-    expect(p.json.preview.to_push).toBe(2);
+    expect(p.json.preview).toMatchObject({ to_push: 2, approves_pending: 1 });
     const done = await a.rest('POST', `${a.base}/batch/approve`, { confirm_token: p.json.confirm_token });
     expect(done.status, done.text).toBe(200);
     expect(done.json.batch).toMatchObject({ status: 'approved', approved_by: 'key:assistant', review: { approved: 2, rejected: 1, pending: 0 } });

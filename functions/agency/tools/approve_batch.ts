@@ -13,12 +13,17 @@ export const approveBatchOp = defineOperation({
   studio: true,
   write: true,
   twoStep: true,
-  summary: "Approve the client's open batch once every lead not rejected is written and approved (two steps); never pushes.",
+  summary: "Approve the client's open batch (two steps): its written leads not rejected, pending ones included; never pushes.",
   description:
-    "Approve the open batch (two steps) once every lead not rejected is written and approved; until then the preview has no token (blocked_by conflict, naming how many wait). Rejected leads return to the pool. Pushes nothing: start_campaign does, as a plan step.",
+    "Approves every written lead not rejected, those still pending review too. No token while a lead is unwritten (blocked_by conflict) or a pending lead has a sentence without a source (blocked_by source_missing: edit or reject it). Rejected leads return to the pool. Pushes nothing: start_campaign does, as a plan step.",
   input: z.object({ client_id: idArg('client'), confirm_token: confirmTokenArg }).strict(),
   output: twoStepOutput(
-    z.object({ batch: BatchSchema, to_push: z.number().int(), waiting: z.object({ not_written: z.number().int(), not_reviewed: z.number().int() }) }),
+    z.object({
+      batch: BatchSchema,
+      to_push: z.number().int(),
+      approves_pending: z.number().int().describe('written leads still pending review that the approval approves'),
+      waiting: z.object({ not_written: z.number().int(), source_missing: z.number().int() }),
+    }),
     z.object({ batch: BatchSchema }),
   ),
   run: async (call, input) => ({ body: await approveBatch(call, input) }),
