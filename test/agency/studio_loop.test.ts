@@ -108,9 +108,10 @@ describe('the whole agency loop through MCP on simulated time', () => {
     await advanceDays(1);
     const ranRun = await call('get_run', { client_id: clientId, run_id: run.run.id });
     expect(ranRun.run).toMatchObject({ status: 'done', total: 46, processed: 46 });
-    expect(ranRun.run.written).toBeGreaterThan(40);
     const profiled = await db.select().from(poolLeads).where(eq(poolLeads.clientId, clientId));
-    expect(profiled.filter((l) => l.custom.industry != null).length).toBeGreaterThan(40);
+    const cells = profiled.reduce((n, l) => n + ['industry', 'company_size', 'timezone'].filter((k) => l.custom[k] != null).length, 0);
+    expect(cells).toBe(ranRun.run.written);
+    expect(cells).toBeGreaterThan(46);
 
     // Sending infrastructure through an approved plan: the rule, a workspace, two domains, mailboxes; 14 days' warm-up.
     const stem = freshStem();
@@ -124,12 +125,78 @@ describe('the whole agency loop through MCP on simulated time', () => {
     expect(await db.select().from(simOrders).where(eq(simOrders.orgId, t.org.id))).toHaveLength(2);
     const life = await call('get_mailbox_lifecycle', { client_id: clientId });
     expect(life.counts.warming).toBe(6);
+    await advanceDays(14);
+    expect((await call('get_mailbox_lifecycle', { client_id: clientId })).counts).toMatchObject({ warming: 0, reserve: 6 });
 
-    // STUDIO ENGINE (filled in as the engine lands): sequence, batch, writing, review, approval, campaign, push.
-    void replies;
-    void outboxMessages;
-    void simSequencerSends;
-    void studioCampaignLeads;
-    void advanceDays;
+    // The sequence, then a batch of every lead with an email, written (1 credit each), reviewed and approved.
+    await call('update_sequence', {
+      client_id: clientId,
+      steps: [
+        { subject: 'Quick question, {{first_name}}', body: 'Hi {{first_name}},\n\nWe help teams like {{company}} book more meetings.\n\nWorth a short call next week?', delay_days: 0 },
+        { subject: null, body: 'Hi {{first_name}}, following up on my note about {{company}}. Open to a short call?', delay_days: 3, condition: 'no_reply' },
+      ],
+    });
+    const allocated = await confirm('allocate_batch', { client_id: clientId, size: 100 });
+    const leadCount = allocated.batch.leads as number;
+    expect(leadCount).toBe(40 + found.run.found);
+    const credits0 = (await call('get_account')).credits.balance as number;
+    const written = await confirm('start_writing', { client_id: clientId });
+    expect(written.batch.status).toBe('written');
+    expect((await call('get_account')).credits.balance).toBe(credits0 - leadCount);
+    const review = await call('review_batch', { client_id: clientId, limit: 200 });
+    expect(review.leads).toHaveLength(leadCount);
+    const first = await call('review_lead', { client_id: clientId, lead_id: review.leads[0].lead_id });
+    expect(first.review.missing).toEqual([]);
+    for (const mail of first.review.mails) for (const sentence of mail.sentences) expect(sentence.source, sentence.text).not.toBeNull();
+    // The reviewer reads two leads, approves one, edits the other's first mail; the batch approval takes the rest.
+    await confirm('review_approve', { client_id: clientId, lead_id: review.leads[0].lead_id });
+    const second = await call('review_lead', { client_id: clientId, lead_id: review.leads[1].lead_id });
+    const mail1 = second.review.mails[0];
+    await confirm('review_edit_mail', { client_id: clientId, lead_id: review.leads[1].lead_id, step: mail1.step, subject: mail1.subject, body: `${mail1.body}\n\nP.S. Happy to send a two-minute video instead.` });
+    const approved = await confirm('approve_batch', { client_id: clientId });
+    expect(approved.batch).toMatchObject({ status: 'approved', review: { approved: leadCount, pending: 0, rejected: 0 } });
+    expect(await db.select().from(studioCampaignLeads).where(eq(studioCampaignLeads.orgId, t.org.id))).toHaveLength(0);
+
+    // The campaign: its push step, the warmed mailboxes attached to it, the plan approved. The gate is closed: no push.
+    const started = await call('start_campaign', { client_id: clientId, name: 'Loop wave 1' });
+    const mailboxIds = (await call('get_mailbox_lifecycle', { client_id: clientId })).mailboxes.map((m: { id: string }) => m.id);
+    await call('attach_mailboxes', { client_id: clientId, mailbox_ids: mailboxIds, campaign_ids: [started.studio_campaign.campaign_id] });
+    await confirm('approve_plan', { plan_id: started.plan.id });
+    await advanceDays(1);
+    expect(await db.select().from(studioCampaignLeads).where(eq(studioCampaignLeads.orgId, t.org.id))).toHaveLength(0);
+    expect((await call('campaign_results', { client_id: clientId, campaign_id: started.studio_campaign.id })).campaign.status).toBe('waiting_gate');
+
+    // A person opens the push gate in the app; the step pushes every lead once, and the simulated sequencer sends.
+    expect((await admin('PATCH', `/admin/v1/orgs/${t.org.id}`, { push_gate_open: true })).status).toBe(200);
+    await advanceDays(1);
+    const pushed = await db.select().from(studioCampaignLeads).where(eq(studioCampaignLeads.orgId, t.org.id));
+    expect(pushed.filter((l) => l.outcome === 'pushed')).toHaveLength(leadCount);
+    expect(new Set(pushed.map((l) => l.poolLeadId)).size).toBe(pushed.length);
+
+    // Days of sending until a simulated reply has entered the core queue (bounded: the outcomes are seeded hashes).
+    let unanswered: any[] = [];
+    for (let day = 0; day < 10 && unanswered.length === 0; day++) {
+      await advanceDays(1);
+      unanswered = (await call('list_pending_replies', { status: 'unanswered', client_id: clientId })).replies;
+    }
+    expect(unanswered.length, 'a simulated reply reached the core queue').toBeGreaterThan(0);
+    const sends = await db.select().from(simSequencerSends).where(eq(simSequencerSends.orgId, t.org.id));
+    expect(sends.filter((x) => x.outcome === 'replied').length).toBeGreaterThanOrEqual(unanswered.length);
+    const results = await call('campaign_results', { client_id: clientId, campaign_id: started.studio_campaign.id });
+    expect(results.campaign).toMatchObject({ status: 'pushed', pushed: leadCount });
+    expect(results.campaign.replied).toBeGreaterThan(0);
+
+    // The assistant answers one under governance: its key has no autonomy grant, so the send waits for a person's
+    // approval, which sends it once through the outbox.
+    const replyId = unanswered[0].id as string;
+    const detail = await call('get_reply', { reply_id: replyId });
+    expect(detail.reply ?? detail).toBeTruthy();
+    const sent = await call('send_reply', { reply_id: replyId, body: 'Thanks for the reply! Would Tuesday at 10:00 work for a short call?' });
+    expect(sent.status).toBe('queued_for_review');
+    await call('approve_reply', { reply_id: replyId, approver: 'Dana (agency owner)' });
+    const outbox = await db.select().from(outboxMessages).where(eq(outboxMessages.orgId, t.org.id));
+    expect(outbox).toHaveLength(1);
+    const [stored] = await db.select().from(replies).where(eq(replies.id, replyId));
+    expect(stored.status).toBe('sent');
   });
 });
