@@ -10,7 +10,7 @@ import { confirmTokens } from '../../schema';
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { Db } from '../db/types';
 import { ApiError, type ErrorCode } from '../errors';
-import { chargeCredits } from '../credits/ledger';
+import { chargeCredits, dailyRoomOf } from '../credits/ledger';
 import { writeAudit } from './audit';
 import { canonicalJson } from './canonical';
 import type { AgencyCall } from './operation';
@@ -69,6 +69,10 @@ export async function runTwoStep<I extends Record<string, unknown> & { confirm_t
 async function issuePreview<I extends Record<string, unknown>, P, R>(call: AgencyCall, def: TwoStepDef<I, P, R>, input: I): Promise<PreviewAnswer<P>> {
   const p = await def.preview(call, input, call.services.db);
   if (p.blockedBy) return { preview: p.preview, confirm_token: null, expires_at: null, credits: p.credits, blocked_by: p.blockedBy };
+  // A token the key's daily credit limit would refuse at confirm time is not worth issuing: say so now.
+  if (p.credits > 0 && (await dailyRoomOf(call.services.db, { keyId: call.auth.keyId, dailyCreditLimit: call.auth.dailyCreditLimit }, call.now)) < p.credits) {
+    return { preview: p.preview, confirm_token: null, expires_at: null, credits: p.credits, blocked_by: 'daily_credit_limit_exceeded' };
+  }
   const token = `ct_${randomToken(24)}`;
   const expiresAt = new Date(call.now.getTime() + CONFIRM_TTL_MS);
   await call.services.db.insert(confirmTokens).values({

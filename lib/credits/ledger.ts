@@ -63,6 +63,12 @@ async function countAgainstKey(tx: Db, key: { keyId: string; dailyCreditLimit: n
   }
 }
 
+/** What the key may still spend today (UTC day, as countAgainstKey counts it). */
+export async function dailyRoomOf(db: Db, key: { keyId: string; dailyCreditLimit: number }, now: Date): Promise<number> {
+  const [row] = await rows<{ used: number }>(db, sql`SELECT used FROM credit_usage WHERE key_id = ${key.keyId}::uuid AND day = ${utcDay(now)}::date`);
+  return Math.max(0, key.dailyCreditLimit - Number(row?.used ?? 0));
+}
+
 export async function balanceOf(db: Db, orgId: string): Promise<number> {
   const [row] = await rows<{ credits: number }>(db, sql`SELECT credits FROM organizations WHERE id = ${orgId}::uuid`);
   return Number(row?.credits ?? 0);

@@ -160,14 +160,21 @@ describe('a paid confirm', () => {
     expect(await balance(t.org.id)).toBe(0);
   });
 
-  it("also counts against the key's daily credit limit (429 past it)", async () => {
+  it("also counts against the key's daily credit limit: no token past it, 429 when the room went between preview and confirm", async () => {
     const { t } = await agencyTenant();
     const small = await t.addKey({ name: 'small', kind: 'agency', scopes: [], daily_credit_limit: 10 });
     const call = await agencyCallFor(env, small);
-    const p = await runTwoStep(call, paid(11), {});
+    const over = await runTwoStep(call, paid(11), {});
+    if (over.confirmed) throw new Error('expected a preview');
+    expect(over.answer).toMatchObject({ confirm_token: null, blocked_by: 'daily_credit_limit_exceeded', credits: 11 });
+    const p = await runTwoStep(call, paid(8), {});
     if (p.confirmed) throw new Error('expected a preview');
-    await expect(runTwoStep(call, paid(11), { confirm_token: p.answer.confirm_token! })).rejects.toMatchObject({ code: 'daily_credit_limit_exceeded' });
-    expect(await balance(t.org.id)).toBe(1000);
+    expect(p.answer.confirm_token).toEqual(expect.any(String));
+    const spend = await runTwoStep(call, paid(5), {});
+    if (spend.confirmed) throw new Error('expected a preview');
+    await runTwoStep(call, paid(5), { confirm_token: spend.answer.confirm_token! });
+    await expect(runTwoStep(call, paid(8), { confirm_token: p.answer.confirm_token! })).rejects.toMatchObject({ code: 'daily_credit_limit_exceeded' });
+    expect(await balance(t.org.id)).toBe(995);
   });
 
   it('never charges one reference twice', async () => {

@@ -132,6 +132,19 @@ describe('start_writing', () => {
     expect(await w.balance()).toBe(1);
   });
 
+  it("gives no token when the key's daily credit limit cannot cover the write; a key with room writes", async () => {
+    const w = await writingTenant(env);
+    const leads = await w.addLeads(3);
+    const batch = await w.makeBatch(leads.map((l) => l.id));
+    const small = await w.t.addKey({ name: 'small budget', kind: 'agency', daily_credit_limit: 2 });
+    const blocked = await w.t.call('POST', `${w.base}/batch/start-writing`, { key: small, body: {} });
+    expect(blocked.status, blocked.text).toBe(200);
+    expect(blocked.json).toMatchObject({ confirm_token: null, blocked_by: 'daily_credit_limit_exceeded', credits: 3 });
+    expect((await w.leadRows(batch.id)).every((l) => l.mails === null)).toBe(true);
+    const { done } = await w.write();
+    expect(done.status, done.text).toBe(200);
+  });
+
   it('refuses what it cannot write: no batch (409), another client or org (404), a lead not in the batch (404), bad input (400)', async () => {
     const w = await writingTenant(env);
     const none = await w.rest('POST', `${w.base}/batch/start-writing`, {});
