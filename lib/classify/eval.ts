@@ -17,23 +17,35 @@ export interface EvalReport {
 }
 
 export function evaluate(cases: LabelledReply[]): EvalReport {
+  const results = cases.map((c) => classifyOffline(c.text, { subject: c.subject }));
+  return scoreLabels(
+    cases.map((c) => c.label),
+    results.map((r) => r.classification),
+    (index) => ({ signals: results[index].signals, text: cases[index].text }),
+  );
+}
+
+/** Accuracy, per-label precision/recall and the confusion matrix of any predictions (the cross-validation uses it). */
+export function scoreLabels(
+  gold: Classification[],
+  predicted: Classification[],
+  detail: (index: number) => { signals: string[]; text: string } = () => ({ signals: [], text: '' }),
+): EvalReport {
   const zeroRow = () => Object.fromEntries(CLASSIFICATIONS.map((c) => [c, 0])) as Record<Classification, number>;
   const confusion = Object.fromEntries(CLASSIFICATIONS.map((c) => [c, zeroRow()])) as EvalReport['confusion'];
   const misses: Miss[] = [];
-  cases.forEach((c, index) => {
-    const r = classifyOffline(c.text, { subject: c.subject });
-    confusion[c.label][r.classification]++;
-    if (r.classification !== c.label) {
-      misses.push({ index, expected: c.label, got: r.classification, signals: r.signals, text: c.text });
-    }
+  gold.forEach((expected, index) => {
+    const got = predicted[index];
+    confusion[expected][got]++;
+    if (got !== expected) misses.push({ index, expected, got, ...detail(index) });
   });
   const perLabel = {} as EvalReport['perLabel'];
   for (const l of CLASSIFICATIONS) {
     const tp = confusion[l][l];
     const support = CLASSIFICATIONS.reduce((s, p) => s + confusion[l][p], 0);
-    const predicted = CLASSIFICATIONS.reduce((s, e) => s + confusion[e][l], 0);
-    perLabel[l] = { precision: predicted ? tp / predicted : 0, recall: support ? tp / support : 0, support };
+    const predictedN = CLASSIFICATIONS.reduce((s, e) => s + confusion[e][l], 0);
+    perLabel[l] = { precision: predictedN ? tp / predictedN : 0, recall: support ? tp / support : 0, support };
   }
-  const correct = cases.length - misses.length;
-  return { total: cases.length, correct, accuracy: cases.length ? correct / cases.length : 0, perLabel, confusion, misses };
+  const correct = gold.length - misses.length;
+  return { total: gold.length, correct, accuracy: gold.length ? correct / gold.length : 0, perLabel, confusion, misses };
 }
