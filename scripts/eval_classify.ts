@@ -21,7 +21,7 @@ const SETS: [string, string][] = [
   ['second fresh set', 'replies.fresh2.json'],
   ['third fresh set', 'replies.fresh3.json'],
   ['fourth fresh set', 'replies.fresh4.json'],
-  ['fifth fresh set (blind)', 'replies.fresh5.json'],
+  ['fifth fresh set', 'replies.fresh5.json'],
 ];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');

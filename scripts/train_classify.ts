@@ -14,6 +14,7 @@ export const TRAINING_SETS = [
   'replies.fresh2.json',
   'replies.fresh3.json',
   'replies.fresh4.json',
+  'replies.fresh5.json',
 ] as const;
 
 export function loadSet(name: string): LabelledReply[] {
