@@ -2,7 +2,7 @@
 // the reviewer's judgement, which allocate_batch still honours) go back to the pool as `new`; the batch and its
 // rows stay as history. Credits spent writing it are not refunded: the preview says how many.
 import { and, eq, sql } from 'drizzle-orm';
-import { batchWrites } from '../../schema';
+import { batchWrites, planSteps, studioCampaigns } from '../../schema';
 import { findClient } from '../agency/clients/view';
 import { runTwoStep, type PreviewAnswer, type TwoStepDef } from '../agency/confirm';
 import type { AgencyCall } from '../agency/operation';
@@ -24,10 +24,20 @@ const skipDef: TwoStepDef<BatchInput, SkipPreview, { batch: BatchView }> = {
       .select({ credits: sql<number>`coalesce(sum(${batchWrites.credits}), 0)::int` })
       .from(batchWrites)
       .where(and(eq(batchWrites.batchId, batch.id), eq(batchWrites.orgId, scope.orgId)));
+    // A push that may still run would fail on a skipped batch: the plan's step goes first (change_plan remove).
+    const [push] = await db
+      .select({ campaignId: studioCampaigns.id, stepId: planSteps.id, planId: planSteps.planId, status: planSteps.status })
+      .from(studioCampaigns)
+      .innerJoin(planSteps, eq(planSteps.id, studioCampaigns.planStepId))
+      .where(and(eq(studioCampaigns.batchId, batch.id), eq(studioCampaigns.orgId, scope.orgId), sql`${planSteps.status} in ('waiting', 'approved', 'scheduled', 'running')`));
     return {
       preview: { batch: view, returning_to_pool: view.leads, credits_spent: Number(spent.credits) },
-      state: { batch: batch.id, revision: batch.revision },
+      state: { batch: batch.id, revision: batch.revision, push: push?.stepId ?? null },
       credits: 0,
+      ...(push && {
+        blockedBy: 'conflict' as const,
+        blockedMessage: `batch ${batch.id} has Studio campaign ${push.campaignId} whose push step ${push.stepId} is ${push.status} in plan ${push.planId}: remove that step first (change_plan with op remove), then skip the batch`,
+      }),
     };
   },
   async apply(call, input, tx, p) {

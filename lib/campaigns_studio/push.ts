@@ -4,7 +4,9 @@
 // checks the never-mail list right before pushing, adds the rest to the sequencer and writes their rows. The sim
 // sequencer writes through the same transaction, so its rows commit with ours; Instantly is called inside it, and
 // a rollback after that call is repaired by its own dedup (skip_if_in_campaign: `already`) on the resumed chunk.
-// The primary key (campaign, lead) and the unique pushed index make a second push of a lead impossible anyway.
+// The primary key (campaign, lead) and the unique pushed index make a second push of a lead impossible anyway: the
+// insert is plain, so a conflict there rolls the whole chunk back (the sim's rows with it) instead of passing quietly.
+// The gate is read again under each chunk's lock: closing it stops a running push before its next chunk.
 import { and, eq, sql } from 'drizzle-orm';
 import { batches, campaigns, organizations, poolLeads, studioCampaignLeads, studioCampaigns, type WrittenMail } from '../../schema';
 import { writeAudit } from '../agency/audit';
@@ -51,23 +53,17 @@ export async function pushBatch(ctx: StepContext, p: PushParams): Promise<PushRe
   let campaign = await loadCampaign(db, ctx, p.studio_campaign_id);
   if (campaign.status === 'pushed') return resultOf(campaign, sequencer.kind);
 
+  if (campaign.batchId !== p.batch_id) throw new Error(`batch ${p.batch_id} is not Studio campaign ${campaign.id}'s batch: nothing is pushed`);
   const [org] = await db.select({ open: organizations.pushGateOpen }).from(organizations).where(eq(organizations.id, ctx.orgId));
-  if (!org?.open) {
-    const reason = `${PUSH_GATE_CLOSED}: the organization's push gate is closed; the push waits and runs once it is opened`;
-    await db.transaction(async (tx) => {
-      const [moved] = await tx
-        .update(studioCampaigns)
-        .set({ status: 'waiting_gate', lastError: reason, updatedAt: ctx.now })
-        .where(and(eq(studioCampaigns.id, campaign.id), sql`${studioCampaigns.status} <> 'waiting_gate'`))
-        .returning({ id: studioCampaigns.id });
-      if (moved) await writeAudit(tx, { orgId: ctx.orgId, actor: ctx.actor, action: 'studio_campaign.waiting_gate', target: `studio_campaign:${campaign.id}`, detail: { plan_step_id: ctx.stepId }, at: ctx.now });
-    });
-    throw new StepDeferred(reason, new Date(ctx.now.getTime() + PUSH_GATE_RETRY_MS));
-  }
+  if (!org?.open) await waitForGate(ctx, campaign.id);
 
   // Started: the batch and the campaign say so before the first lead leaves (a resumed push finds them so already).
   await db.transaction(async (tx) => {
-    const [batch] = await tx.select({ status: batches.status }).from(batches).where(and(eq(batches.id, p.batch_id), eq(batches.orgId, ctx.orgId))).for('update');
+    const [batch] = await tx
+      .select({ status: batches.status })
+      .from(batches)
+      .where(and(eq(batches.id, p.batch_id), eq(batches.orgId, ctx.orgId), eq(batches.clientId, ctx.clientId)))
+      .for('update');
     if (!batch) throw new Error(`batch ${p.batch_id} is gone`);
     if (batch.status !== 'approved' && batch.status !== 'pushing') throw new Error(`batch ${p.batch_id} is ${batch.status}, not approved: nothing is pushed`);
     if (batch.status === 'approved') await tx.update(batches).set({ status: 'pushing', updatedAt: ctx.now }).where(eq(batches.id, p.batch_id));
@@ -96,6 +92,7 @@ export async function pushBatch(ctx: StepContext, p: PushParams): Promise<PushRe
   for (;;) {
     const done = await db.transaction((tx) => pushChunk(tx, ctx, campaign.id, p.batch_id, providerCampaignId));
     if (done === 0) break;
+    if (done === GATE_CLOSED) await waitForGate(ctx, campaign.id);
   }
 
   campaign = await db.transaction(async (tx) => {
@@ -127,6 +124,22 @@ export async function pushBatch(ctx: StepContext, p: PushParams): Promise<PushRe
   return resultOf(campaign, sequencer.kind);
 }
 
+/** Marks the campaign as waiting for the gate (one audit row per wait) and defers the step by an hour. */
+async function waitForGate(ctx: StepContext, campaignId: string): Promise<never> {
+  const reason = `${PUSH_GATE_CLOSED}: the organization's push gate is closed; the push waits and runs once it is opened`;
+  await ctx.services.db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(studioCampaigns)
+      .set({ status: 'waiting_gate', lastError: reason, updatedAt: ctx.now })
+      .where(and(eq(studioCampaigns.id, campaignId), sql`${studioCampaigns.status} <> 'waiting_gate'`))
+      .returning({ id: studioCampaigns.id });
+    if (moved) await writeAudit(tx, { orgId: ctx.orgId, actor: ctx.actor, action: 'studio_campaign.waiting_gate', target: `studio_campaign:${campaignId}`, detail: { plan_step_id: ctx.stepId }, at: ctx.now });
+  });
+  throw new StepDeferred(reason, new Date(ctx.now.getTime() + PUSH_GATE_RETRY_MS));
+}
+
+const GATE_CLOSED = -1;
+
 const resultOf = (c: typeof studioCampaigns.$inferSelect, kind: string): PushResult => ({
   studio_campaign_id: c.id,
   provider_campaign_id: c.providerCampaignId ?? '',
@@ -135,14 +148,16 @@ const resultOf = (c: typeof studioCampaigns.$inferSelect, kind: string): PushRes
   ...(kind === 'sim' && { simulated: true as const }),
 });
 
-/** One chunk in the caller's transaction; the number of leads it settled (0: nothing left). */
+/** One chunk in the caller's transaction; the number of leads it settled (0: nothing left; GATE_CLOSED: stop). */
 async function pushChunk(tx: Db, ctx: StepContext, campaignId: string, batchId: string, providerCampaignId: string): Promise<number> {
   await tx.execute(sql`select id from studio_campaigns where id = ${campaignId}::uuid for update`);
+  const [gate] = await rows<{ open: boolean }>(tx, sql`select push_gate_open as open from organizations where id = ${ctx.orgId}::uuid for share`);
+  if (!gate?.open) return GATE_CLOSED;
   const chunk = await rows<ChunkLead>(
     tx,
     sql`select bl.pool_lead_id, p.email, p.first_name, p.last_name, p.company, p.domain, p.website, bl.mails
         from batch_leads bl join pool_leads p on p.id = bl.pool_lead_id and p.org_id = ${ctx.orgId}::uuid
-        where bl.batch_id = ${batchId}::uuid and bl.org_id = ${ctx.orgId}::uuid and bl.review = 'approved'
+        where bl.batch_id = ${batchId}::uuid and bl.org_id = ${ctx.orgId}::uuid and bl.client_id = ${ctx.clientId}::uuid and bl.review = 'approved'
           and not exists (select 1 from studio_campaign_leads s where s.studio_campaign_id = ${campaignId}::uuid and s.pool_lead_id = bl.pool_lead_id)
           -- never expected (a lead is in one open batch), but a lead another campaign pushed is never pushed again
           and not exists (select 1 from studio_campaign_leads s where s.pool_lead_id = bl.pool_lead_id and s.outcome = 'pushed')
@@ -162,7 +177,7 @@ async function pushChunk(tx: Db, ctx: StepContext, campaignId: string, batchId: 
     ...toPush.map((c) => ({ studioCampaignId: campaignId, poolLeadId: c.pool_lead_id, orgId: ctx.orgId, email: c.email!, outcome: 'pushed' as const, at: ctx.now })),
     ...neverMail.map((c) => ({ studioCampaignId: campaignId, poolLeadId: c.pool_lead_id, orgId: ctx.orgId, email: c.email ?? '', outcome: 'never_mail' as const, at: ctx.now })),
   ];
-  if (values.length) await tx.insert(studioCampaignLeads).values(values).onConflictDoNothing();
+  if (values.length) await tx.insert(studioCampaignLeads).values(values);
   if (toPush.length) {
     await tx
       .update(poolLeads)

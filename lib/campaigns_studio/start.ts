@@ -31,7 +31,8 @@ async function batchToStart(tx: Db, orgId: string, clientId: string, batchId: st
 export async function startCampaign(call: AgencyCall, input: StartCampaignInput): Promise<StartCampaignResult> {
   const orgId = call.auth.orgId;
   return call.services.db.transaction(async (tx) => {
-    const client = await findClient(tx, orgId, input.client_id);
+    // The client row first, the batch second: the order of every batch and review confirm, so none deadlocks with this.
+    const client = await findClient(tx, orgId, input.client_id, true);
     const batch = await batchToStart(tx, orgId, client.id, input.batch_id);
     const [existing] = await tx.select({ id: studioCampaigns.id }).from(studioCampaigns).where(eq(studioCampaigns.batchId, batch.id));
     if (existing) {

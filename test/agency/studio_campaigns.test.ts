@@ -211,9 +211,27 @@ describe('the push_batch step', () => {
     expect(await rowsOf(p.studio_campaign.id)).toHaveLength(200);
     expect(await simLeadsOf(a.t.org.id)).toHaveLength(200);
 
-    const runs = await Promise.all([1, 2, 3].map(() => pushBatchStep.run(ctx, params)));
-    expect(runs.map((r) => r.pushed)).toEqual([450, 450, 450]);
-    expect(await pushBatchStep.run(ctx, params)).toMatchObject({ pushed: 450 });
+    // What reaches the sequencer from here on: the 250 left, each once (the sim's own dedup would hide a second try).
+    let sent = 0;
+    let already = 0;
+    env.services.studio.sequencer = {
+      kind: real.kind,
+      ensureCampaign: (d, i) => real.ensureCampaign(d, i),
+      addLeads: async (d, i) => {
+        sent += i.leads.length;
+        const r = await real.addLeads(d, i);
+        if (r.ok) already += r.already;
+        return r;
+      },
+    };
+    try {
+      const runs = await Promise.all([1, 2, 3].map(() => pushBatchStep.run(ctx, params)));
+      expect(runs.map((r) => r.pushed)).toEqual([450, 450, 450]);
+      expect(await pushBatchStep.run(ctx, params)).toMatchObject({ pushed: 450 });
+    } finally {
+      env.services.studio.sequencer = real;
+    }
+    expect({ sent, already }).toEqual({ sent: 250, already: 0 });
     const rows = await rowsOf(p.studio_campaign.id);
     expect(rows).toHaveLength(450);
     expect(new Set(rows.map((r) => r.poolLeadId)).size).toBe(450);
@@ -222,6 +240,62 @@ describe('the push_batch step', () => {
     expect(new Set(sim.map((l) => l.email)).size).toBe(450);
     const audit = await db().select().from(auditLog).where(and(eq(auditLog.orgId, a.t.org.id), eq(auditLog.action, 'studio_campaign.pushed')));
     expect(audit).toHaveLength(1);
+  });
+});
+
+describe('the push and its batch', () => {
+  it('stops before the next chunk when the gate closes mid-push, and resumes once it opens', async () => {
+    const a = await studioTenant(env);
+    const p = await readyToPush(a, 450);
+    const ctx = { services: env.services, orgId: a.t.org.id, clientId: a.t.client.id, stepId: p.step.id, planId: p.plan.id, now: env.clock.now(), actor: 'system' };
+    const real = env.services.studio.sequencer;
+    let closed = false;
+    env.services.studio.sequencer = {
+      kind: real.kind,
+      ensureCampaign: (d, i) => real.ensureCampaign(d, i),
+      addLeads: async (d, i) => {
+        const r = await real.addLeads(d, i);
+        // A person closes the gate while the first chunk is being pushed (their write waits for the chunk's commit).
+        if (!closed) {
+          closed = true;
+          void setGate(a, false);
+        }
+        return r;
+      },
+    };
+    try {
+      await expect(pushBatchStep.run(ctx, p.step.params)).rejects.toThrow(/push_gate_closed/);
+    } finally {
+      env.services.studio.sequencer = real;
+    }
+    expect(await rowsOf(p.studio_campaign.id)).toHaveLength(200);
+    expect((await results(a, p.studio_campaign.id)).status).toBe('waiting_gate');
+    await setGate(a, true);
+    expect(await pushBatchStep.run(ctx, p.step.params)).toMatchObject({ pushed: 450 });
+  });
+
+  it("refuses a push step naming a batch that is not its campaign's (another client's or another of this client's)", async () => {
+    const a = await studioTenant(env);
+    const p = await readyToPush(a, 3);
+    const other = await a.t.addClient('Client Other');
+    const foreign = await addBatch(env, a, 3, { clientId: other.id });
+    const ctx = { services: env.services, orgId: a.t.org.id, clientId: a.t.client.id, stepId: p.step.id, planId: p.plan.id, now: env.clock.now(), actor: 'system' };
+    const forged = { ...p.step.params, batch_id: foreign.batch.id };
+    expect(await pushBatchStep.dryRun(ctx, forged)).toEqual([expect.stringContaining('is not Studio campaign')]);
+    await expect(pushBatchStep.run(ctx, forged)).rejects.toThrow(/is not Studio campaign/);
+    expect(await db().select().from(studioCampaignLeads).where(eq(studioCampaignLeads.orgId, a.t.org.id))).toHaveLength(0);
+  });
+
+  it('keeps skip_batch from giving up a batch whose push step still waits in the plan', async () => {
+    const a = await studioTenant(env);
+    const b = await addBatch(env, a, 3);
+    const s = await start(a, { batch_id: b.batch.id });
+    const blocked = await a.rest('POST', `${a.base}/batch/skip`, {});
+    expect(blocked.status, blocked.text).toBe(200);
+    expect(blocked.json).toMatchObject({ confirm_token: null, blocked_by: 'conflict' });
+    const [batch] = await db().select().from(batches).where(eq(batches.id, b.batch.id));
+    expect(batch.status).toBe('approved');
+    expect(s.step.status).toBe('waiting');
   });
 });
 

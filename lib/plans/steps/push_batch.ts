@@ -32,8 +32,12 @@ export const pushBatchStep: StepKind<PushParams> = {
       .from(studioCampaigns)
       .where(and(eq(studioCampaigns.id, p.studio_campaign_id), eq(studioCampaigns.orgId, ctx.orgId), eq(studioCampaigns.clientId, ctx.clientId)));
     if (!campaign) return [`Studio campaign ${p.studio_campaign_id} is not this client's.`];
+    if (campaign.batchId !== p.batch_id) return [`batch ${p.batch_id} is not Studio campaign ${campaign.id}'s batch.`];
     const problems: string[] = [];
-    const [batch] = await db.select({ status: batches.status }).from(batches).where(and(eq(batches.id, p.batch_id), eq(batches.orgId, ctx.orgId)));
+    const [batch] = await db
+      .select({ status: batches.status })
+      .from(batches)
+      .where(and(eq(batches.id, p.batch_id), eq(batches.orgId, ctx.orgId), eq(batches.clientId, ctx.clientId)));
     if (!batch) problems.push(`batch ${p.batch_id} is gone.`);
     else if (batch.status !== 'approved' && batch.status !== 'pushing') problems.push(`batch ${p.batch_id} is ${batch.status}, not approved.`);
     if (campaign.campaignId && (await sendingMailboxes(db, ctx.orgId, campaign.campaignId)).length === 0) {
