@@ -41,6 +41,7 @@ export async function batchStatusView(db: Db, row: BatchRow, now: Date): Promise
   const [credits] = await db
     .select({
       writing: sql<number>`coalesce(sum(${batchWrites.credits}), 0)::int`,
+      once: sql<number>`coalesce(sum(${batchWrites.credits}) filter (where ${batchWrites.kind} = 'write'), 0)::int`,
       rewrite: sql<number>`coalesce(sum(${batchWrites.credits}) filter (where ${batchWrites.kind} = 'rewrite' and ${batchWrites.at} > ${since.toISOString()}::timestamptz), 0)::int`,
     })
     .from(batchWrites)
@@ -56,8 +57,8 @@ export async function batchStatusView(db: Db, row: BatchRow, now: Date): Promise
   const batch: BatchStatusView = {
     ...view,
     source_missing: sourceMissing,
-    // Writing a batch once costs a credit per lead, so the limit is twice its leads.
-    credits: { writing: Number(credits.writing), rewrite_14d: Number(credits.rewrite), rewrite_limit: 2 * view.leads },
+    // "2 × writing it once" (lib/writing/round.ts): what its first writing cost, or, before any, its leads not rejected.
+    credits: { writing: Number(credits.writing), rewrite_14d: Number(credits.rewrite), rewrite_limit: 2 * (Number(credits.once) || view.leads - view.review.rejected) },
   };
   return { batch, next: nextOf(view, Number(open.toWrite), sourceMissing) };
 }

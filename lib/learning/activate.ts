@@ -26,7 +26,7 @@ export async function activateLearnedRule(call: AgencyCall, input: { client_id: 
       .set({ status: 'active', activatedBy: call.actor, activatedAt: call.now, updatedAt: call.now })
       .where(eq(learnedRules.id, row.id))
       .returning();
-    await writeAudit(tx, { orgId, actor: call.actor, action: 'learned_rule.activated', target: row.id, detail: { client_id: client.id, kind: row.kind, rule: row.rule }, at: call.now });
+    await writeAudit(tx, { orgId, actor: call.actor, action: 'learned_rule.activated', target: `learned_rule:${row.id}`, detail: { client_id: client.id, kind: row.kind, rule: row.rule }, at: call.now });
     return { rule: learnedRuleView(active), changed: true };
   });
 }

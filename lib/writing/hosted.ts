@@ -39,6 +39,9 @@ const SYSTEM = [
   'State no fact that is not in the lead\'s fields. Apply every rule. brk: the break before the sentence.',
 ].join(' ');
 
+/** One lead's mails from the hosted model; past this the call is aborted (504 ai_error, nothing written). */
+const WRITE_TIMEOUT_MS = 30_000;
+
 function request(cfg: HostedConfig, user: string): { url: string; headers: Record<string, string>; body: unknown } {
   const base = (cfg.baseUrl ?? (cfg.provider === 'openai' ? 'https://api.openai.com/v1' : 'https://api.anthropic.com')).replace(/\/+$/, '');
   if (cfg.provider === 'openai') {
@@ -108,7 +111,8 @@ export function createHostedWriter(cfg: HostedConfig): BatchWriter {
     const req = request(cfg, user);
     let content: string | null;
     try {
-      const res = await doFetch(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body) });
+      // Bounded: the confirm's transaction holds the batch while the round is written.
+      const res = await doFetch(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body), signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
       if (!res.ok) throw new ApiError('ai_error', `the writing model (${cfg.provider}) returned HTTP ${res.status}`);
       content = contentOf(cfg.provider, JSON.parse(await res.text()));
     } catch (err) {

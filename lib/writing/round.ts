@@ -45,6 +45,15 @@ async function openBatchOf(db: Db, orgId: string, clientId: string): Promise<Bat
   return row;
 }
 
+/** Credits of the batch's first-writing rounds (kind write): the cost of writing it once. */
+async function firstWriteCredits(db: Db, batchId: string): Promise<number> {
+  const [r] = await db
+    .select({ credits: sql<number>`coalesce(sum(${batchWrites.credits}), 0)::int` })
+    .from(batchWrites)
+    .where(and(eq(batchWrites.batchId, batchId), eq(batchWrites.kind, 'write')));
+  return Number(r?.credits ?? 0);
+}
+
 export async function rewriteCreditsUsed(db: Db, orgId: string, batchId: string, now: Date): Promise<number> {
   const [row] = await db
     .select({ used: sql<number>`coalesce(sum(${batchWrites.credits}), 0)::int` })
@@ -80,7 +89,9 @@ export async function planRound(db: Db, orgId: string, clientId: string, leadIds
   if (targets.length === 0) throw new ApiError('conflict', 'nothing to write: every lead of the open batch was rejected in review');
   const rewrites = targets.filter((l) => l.writes > 0).length;
   const used = await rewriteCreditsUsed(db, orgId, batch.id, now);
-  const limit = REWRITE_LIMIT_FACTOR * all.length;
+  // "2 × writing it once": what the first writing round(s) cost, or, before any, the leads it would write.
+  const once = await firstWriteCredits(db, batch.id);
+  const limit = REWRITE_LIMIT_FACTOR * (once > 0 ? once : all.filter((l) => l.review !== 'rejected').length);
   return {
     batch,
     sequence,

@@ -77,8 +77,11 @@ async function previewOf(call: AgencyCall, input: StartWritingInput, db: Db): Pr
   const client = await findClient(db, orgId, input.client_id);
   const plan = await planRound(db, orgId, client.id, input.lead_ids, call.now);
   const ctx = await writerContext(db, orgId, client, plan.sequence);
-  const sampleLeads = await writerLeads(db, orgId, client.id, plan.targets.slice(0, SAMPLE_LEADS).map((t) => t.poolLeadId), ctx.senderName);
-  const sample = await writerOf(call.services).write(ctx, sampleLeads);
+  // The sample is for the person reading the preview; the confirm re-reads the state inside its transaction and
+  // writes every lead anyway, so it skips the sample (a hosted model would be paid twice for it).
+  const confirming = db !== call.services.db;
+  const sampleLeads = confirming ? [] : await writerLeads(db, orgId, client.id, plan.targets.slice(0, SAMPLE_LEADS).map((t) => t.poolLeadId), ctx.senderName);
+  const sample = confirming ? [] : await writerOf(call.services).write(ctx, sampleLeads);
   const credits = plan.targets.length;
   const balance = await balanceOf(db, orgId);
   const { rewrite } = plan;
@@ -138,7 +141,7 @@ async function applyOf(call: AgencyCall, input: StartWritingInput, tx: Db): Prom
   const { batch_id, revision, ...counts } = round;
   return {
     result: { batch: { id: batch_id, status: 'written', revision, sequence_version: round.sequence_version }, round: counts },
-    audit: { action: 'batch.written', target: batch_id, detail: { client_id: client.id, ...counts } },
+    audit: { action: 'batch.written', target: `batch:${batch_id}`, detail: { client_id: client.id, ...counts } },
   };
 }
 

@@ -125,7 +125,7 @@ describe('learned_rules and activate_learned_rule', () => {
     expect(again.json).toEqual({ changed: false, rule: on.json.rule });
     expect((await w.tool('activate_learned_rule', { client_id: w.t.client.id, rule_id: signOff.id })).json.rule.activated_by).toBe('mcp:assistant');
     const audit = await w.db.select().from(auditLog).where(and(eq(auditLog.orgId, w.t.org.id), eq(auditLog.action, 'learned_rule.activated')));
-    expect(audit.map((a) => a.target).sort()).toEqual([avoid.id, signOff.id].sort());
+    expect(audit.map((a) => a.target).sort()).toEqual([`learned_rule:${avoid.id}`, `learned_rule:${signOff.id}`].sort());
 
     const batch = await w.makeBatch([(await w.addLeads(1))[0].id]);
     const { preview, done } = await w.write();

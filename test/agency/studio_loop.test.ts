@@ -190,7 +190,7 @@ describe('the whole agency loop through MCP on simulated time', () => {
     // approval, which sends it once through the outbox.
     const replyId = unanswered[0].id as string;
     const detail = await call('get_reply', { reply_id: replyId });
-    expect(detail.reply ?? detail).toBeTruthy();
+    expect(detail.reply.id).toBe(replyId);
     const sent = await call('send_reply', { reply_id: replyId, body: 'Thanks for the reply! Would Tuesday at 10:00 work for a short call?' });
     expect(sent.status).toBe('queued_for_review');
     await call('approve_reply', { reply_id: replyId, approver: 'Dana (agency owner)' });

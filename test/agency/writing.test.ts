@@ -62,7 +62,7 @@ describe('start_writing', () => {
     expect(await w.charges('start_writing')).toHaveLength(1);
     expect((await w.writes(batch.id)).map((r) => [r.kind, r.leads, r.credits, r.confirmedBy, r.planStepId])).toEqual([['write', 3, 3, 'key:assistant', null]]);
     const audit = await w.db.select().from(auditLog).where(and(eq(auditLog.orgId, w.t.org.id), eq(auditLog.action, 'batch.written')));
-    expect(audit.map((a) => [a.target, a.credits])).toEqual([[batch.id, 3]]);
+    expect(audit.map((a) => [a.target, a.credits])).toEqual([[`batch:${batch.id}`, 3]]);
     // The MCP token was issued against the old state: stale now, with a fresh preview (rewrites this time).
     const unknown = await w.tool('start_writing', { client_id: w.t.client.id, confirm_token: 'x'.repeat(10) });
     expect(unknown.text).toMatch(/^confirm_token_invalid/);
