@@ -22,6 +22,7 @@ const SETS: [string, string][] = [
   ['third fresh set', 'replies.fresh3.json'],
   ['fourth fresh set', 'replies.fresh4.json'],
   ['fifth fresh set', 'replies.fresh5.json'],
+  ['sixth fresh set (blind)', 'replies.fresh6.json'],
 ];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');
