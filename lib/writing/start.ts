@@ -11,18 +11,10 @@ import type { Db } from '../db/types';
 import { writerContext, writerLeads } from './context';
 import { planRound, writeRound, type RoundPlan } from './round';
 import { writerOf } from './writer';
+import { WrittenMailSchema } from '../batches/mails';
 
 /** Leads the preview writes for free, so the caller sees the mails before paying. */
 export const SAMPLE_LEADS = 2;
-
-const SourceSchema = z.object({ kind: z.enum(['field', 'playbook', 'docs', 'rule', 'sequence', 'edit']), ref: z.string() }).nullable();
-export const WrittenMailSchema = z.object({
-  step: z.number().int(),
-  subject: z.string().nullable(),
-  delay_days: z.number().int(),
-  sentences: z.array(z.object({ text: z.string(), source: SourceSchema })),
-  body: z.string(),
-});
 
 const RewriteLimitSchema = z.object({
   window_days: z.number().int(),
