@@ -12,3 +12,4 @@ export * from './plans';
 export * from './infra';
 export * from './engine';
 export * from './batches';
+export * from './portal';

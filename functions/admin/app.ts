@@ -23,6 +23,7 @@ import { registerSendingProvider } from './sending_provider';
 import { registerSim } from './sim';
 import { registerSimClock } from './sim_clock';
 import { registerSimHealth } from './sim_health';
+import { registerWebUsers } from './web_users';
 
 /** The organization owner's API (operator.md §3), behind ADMIN_TOKEN. */
 export const adminGroup = newGroup();
@@ -50,3 +51,4 @@ registerPoolColumns(adminGroup);
 registerRecipes(adminGroup);
 registerMeetings(adminGroup);
 registerPlans(adminGroup);
+registerWebUsers(adminGroup);

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, envelope } from '../errors';
 import { errorText, type Logger } from '../log';
 import type { AppEnv } from './env';
+import { withoutSignInToken } from '../web/urls';
 
 const HTTP_CODES: Record<number, ApiError['code']> = {
   400: 'validation_error',
@@ -21,7 +22,7 @@ export function handleError(err: Error, c: Context<AppEnv>) {
     if (err.extra.retryAfter !== undefined) c.header('Retry-After', String(err.extra.retryAfter));
     return c.json(envelope(err.code, err.message, err.extra.body, err.extra.details), err.status as ContentfulStatusCode);
   }
-  const answer = unexpectedAnswer(err, c.get('requestId') ?? 'unknown', c.req.path, c.get('services')?.log);
+  const answer = unexpectedAnswer(err, c.get('requestId') ?? 'unknown', withoutSignInToken(c.req.path), c.get('services')?.log);
   return c.json(answer.body, answer.status as ContentfulStatusCode);
 }
 

@@ -16,6 +16,8 @@ import type { AppEnv, Group } from './env';
 import { handleError } from './errors';
 import { rejectNulCharacters } from './nul_guard';
 import { mcpTransportGuard } from '../mcp/guard';
+import { isWebPage, WEB_PAGE_CSP } from '../web/face';
+import { withoutSignInToken } from '../web/urls';
 
 /** Reply webhooks (functions/inbound) and table-tool rows (functions/bridge) carry their own secret, not an API key. */
 const isSecretAuthPath = (path: string) => path.startsWith('/v1/inbound/') || path.startsWith('/v1/bridge/');
@@ -85,7 +87,12 @@ export function createPlatform(opts: PlatformOptions) {
     },
     xFrameOptions: 'DENY',
   });
-  app.use('*', (c, next) => (c.req.path === '/docs' ? docsHeaders(c, next) : apiHeaders(c, next)));
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/docs') return docsHeaders(c, next);
+    await apiHeaders(c, next);
+    // The portal's and desk's pages (lib/web/face.tsx): own-origin stylesheet and forms, still no script or framing.
+    if (isWebPage(c)) c.res.headers.set('Content-Security-Policy', WEB_PAGE_CSP);
+  });
   app.use('*', async (c, next) => {
     await next();
     if (c.req.path !== '/healthz' && c.req.path !== '/openapi.json' && c.req.path !== '/docs' && c.req.path !== SCALAR_PATH) c.header('Cache-Control', 'no-store');
@@ -103,7 +110,7 @@ export function createPlatform(opts: PlatformOptions) {
       services.log.info('request', {
         requestId: c.get('requestId'),
         method: c.req.method,
-        path: c.req.path,
+        path: withoutSignInToken(c.req.path),
         status: c.res.status,
         ms: Date.now() - started,
         keyId: c.get('auth')?.keyId,
