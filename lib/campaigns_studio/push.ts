@@ -95,6 +95,10 @@ export async function pushBatch(ctx: StepContext, p: PushParams): Promise<PushRe
     if (done === GATE_CLOSED) await waitForGate(ctx, campaign.id);
   }
 
+  // Sending starts once every lead is in (a production campaign is created as a draft); repeating it is harmless.
+  const activated = await sequencer.activateCampaign({ db }, { orgId: ctx.orgId, provider_campaign_id: providerCampaignId });
+  if (!activated.ok) throw new Error(`the sequencer did not start the campaign (${activated.reason}): ${activated.detail}`);
+
   campaign = await db.transaction(async (tx) => {
     const [counts] = await rows<{ pushed: number; never_mail: number }>(
       tx,

@@ -197,6 +197,7 @@ describe('the push_batch step', () => {
     const failing: Sequencer = {
       kind: real.kind,
       ensureCampaign: (d, i) => real.ensureCampaign(d, i),
+      activateCampaign: (d, i) => real.activateCampaign(d, i),
       addLeads: async (d, i) => {
         if (++calls === 3) throw new Error('connection reset');
         return real.addLeads(d, i);
@@ -214,9 +215,14 @@ describe('the push_batch step', () => {
     // What reaches the sequencer from here on: the 250 left, each once (the sim's own dedup would hide a second try).
     let sent = 0;
     let already = 0;
+    let activations = 0;
     env.services.studio.sequencer = {
       kind: real.kind,
       ensureCampaign: (d, i) => real.ensureCampaign(d, i),
+      activateCampaign: (d, i) => {
+        activations++;
+        return real.activateCampaign(d, i);
+      },
       addLeads: async (d, i) => {
         sent += i.leads.length;
         const r = await real.addLeads(d, i);
@@ -232,6 +238,8 @@ describe('the push_batch step', () => {
       env.services.studio.sequencer = real;
     }
     expect({ sent, already }).toEqual({ sent: 250, already: 0 });
+    // Every finishing run starts the campaign's sending (idempotent at the sequencer).
+    expect(activations).toBeGreaterThanOrEqual(1);
     const rows = await rowsOf(p.studio_campaign.id);
     expect(rows).toHaveLength(450);
     expect(new Set(rows.map((r) => r.poolLeadId)).size).toBe(450);
@@ -253,6 +261,7 @@ describe('the push and its batch', () => {
     env.services.studio.sequencer = {
       kind: real.kind,
       ensureCampaign: (d, i) => real.ensureCampaign(d, i),
+      activateCampaign: (d, i) => real.activateCampaign(d, i),
       addLeads: async (d, i) => {
         const r = await real.addLeads(d, i);
         // A person closes the gate while the first chunk is being pushed (their write waits for the chunk's commit).

@@ -1,6 +1,6 @@
 // A local stand-in for the Instantly API v2 calls the production sequencer makes (lib/ports/sequencer/instantly.ts;
 // developer.instantly.ai): GET /api/v2/campaigns?search=, POST /api/v2/campaigns, PATCH /api/v2/campaigns/{id} and
-// POST /api/v2/leads/add. It checks the Bearer key and the documented required fields (name, campaign_schedule with
+// POST /api/v2/leads/add and POST /api/v2/campaigns/{id}/activate. It checks the Bearer key and the documented required fields (name, campaign_schedule with
 // non-empty schedules, timing HH:MM, days, timezone; leads with emails and campaign_id), keeps campaigns and their
 // leads, answers the documented bodies (`{ items }`, the campaign, `{ leads_uploaded, duplicated_leads, … }`) and
 // records every request. Failure modes: fake_shared.ts. test/infra/fake_instantly.ts (the reply API) is separate.
@@ -22,6 +22,8 @@ export async function startFakeInstantlyV2(opts: { apiKey: string; port?: number
     if (req.method === 'GET' && req.path === '/api/v2/campaigns') return list(req.query);
     if (req.method !== 'GET' && (typeof req.json !== 'object' || req.json === null)) return error(400, 'Bad Request', 'body must be object');
     if (req.method === 'POST' && req.path === '/api/v2/campaigns') return create(req.json);
+    const act = /^\/api\/v2\/campaigns\/([^/]+)\/activate$/.exec(req.path);
+    if (req.method === 'POST' && act) return activate(decodeURIComponent(act[1]));
     const m = /^\/api\/v2\/campaigns\/([^/]+)$/.exec(req.path);
     if (req.method === 'PATCH' && m) return patch(decodeURIComponent(m[1]), req.json);
     if (req.method === 'POST' && req.path === '/api/v2/leads/add') return addLeads(req.json);
@@ -54,6 +56,16 @@ export async function startFakeInstantlyV2(opts: { apiKey: string; port?: number
     if (!c) return error(404, 'Not Found', 'Campaign not found');
     if (b.email_list !== undefined) c.email_list = b.email_list;
     if (b.daily_limit !== undefined) c.daily_limit = b.daily_limit;
+    return { status: 200, body: c };
+  }
+
+  // Instantly's campaign status: 0 draft, 1 active; activation needs leads and sending accounts, as the real API does.
+  function activate(id: string): Reply {
+    const c = campaigns.get(id);
+    if (!c) return error(404, 'Not Found', 'Campaign not found');
+    if (!c.email_list.length) return error(400, 'Bad Request', 'Campaign has no sending accounts');
+    if (!(leads.get(id)?.size ?? 0)) return error(400, 'Bad Request', 'Campaign has no leads');
+    c.status = 1;
     return { status: 200, body: c };
   }
 

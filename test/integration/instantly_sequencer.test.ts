@@ -97,6 +97,22 @@ describe('Instantly API v2 as the sequencer', () => {
     expect(fake.leadsOf(id)).toHaveLength(4);
   });
 
+  it('activates a draft campaign once it has leads and mailboxes; again is harmless; a refusal is an outcome', async () => {
+    const id = await campaignId();
+    fake.reset();
+    fake.campaigns.set(id, { id, name: 'Acme Q3 [ref:camp-1]', status: 0, email_list: ['ann@brand.com'], daily_limit: 20, campaign_schedule: {}, sequences: [] });
+    const empty = await sequencer().activateCampaign(deps, { orgId: 'org', provider_campaign_id: id });
+    expect(empty).toMatchObject({ ok: false, reason: 'error' });
+    expect(fake.campaigns.get(id)!.status).toBe(0);
+    await sequencer().addLeads(deps, { orgId: 'org', provider_campaign_id: id, leads: [lead(1)] });
+    expect(await sequencer().activateCampaign(deps, { orgId: 'org', provider_campaign_id: id })).toEqual({ ok: true });
+    expect(fake.campaigns.get(id)!.status).toBe(1);
+    expect(await sequencer().activateCampaign(deps, { orgId: 'org', provider_campaign_id: id })).toEqual({ ok: true });
+    const calls = fake.requests.filter((q) => q.path === `/api/v2/campaigns/${id}/activate`);
+    expect(calls).toHaveLength(3);
+    expect(calls[0]).toMatchObject({ method: 'POST', json: {} });
+  });
+
   it('refuses more than 100 leads and bad emails before calling', async () => {
     const tooMany = await sequencer().addLeads(deps, { orgId: 'org', provider_campaign_id: 'c', leads: Array.from({ length: 101 }, (_, i) => lead(i)) });
     expect(tooMany).toMatchObject({ ok: false, reason: 'error' });

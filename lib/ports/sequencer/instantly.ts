@@ -9,7 +9,7 @@
 // A provider failure is an outcome, never an exception; no message carries the key.
 import { apiUrl, ProviderApiError, redact, requestJson } from '../../providers/request';
 import type { PortDeps } from '../registrar/port';
-import type { AddLeadsResult, EnsureCampaignInput, EnsureCampaignResult, Sequencer, SequencerFailure, SequencerLead } from './port';
+import type { ActivateResult, AddLeadsResult, EnsureCampaignInput, EnsureCampaignResult, Sequencer, SequencerFailure, SequencerLead } from './port';
 import { leadsProblem, normalizeMailboxes } from './sim';
 
 export const INSTANTLY_SEQUENCER_TIMEOUT_MS = 20_000;
@@ -131,6 +131,17 @@ export function createInstantlySequencer(opts: { apiKey: string; baseUrl: string
         if (uploaded === null) return { ok: false, reason: 'error', detail: 'Instantly API answered without leads_uploaded' };
         const added = Math.max(0, Math.min(uploaded, input.leads.length));
         return { ok: true, added, already: input.leads.length - added };
+      } catch (err) {
+        return failure(err);
+      }
+    },
+
+    // POST /api/v2/campaigns/{id}/activate starts sending; activating an active campaign leaves it active. A JSON
+    // body is sent because Instantly's API refuses an empty body with a JSON content type.
+    async activateCampaign(_deps: PortDeps, input: { orgId: string; provider_campaign_id: string }): Promise<ActivateResult> {
+      try {
+        await call<unknown>('POST', `/campaigns/${encodeURIComponent(input.provider_campaign_id)}/activate`, {});
+        return { ok: true };
       } catch (err) {
         return failure(err);
       }

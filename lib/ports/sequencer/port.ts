@@ -23,9 +23,13 @@ export type EnsureCampaignResult = { ok: true; provider_campaign_id: string; rep
 /** Pushing a lead that is already in the campaign adds nothing (`already`): a repeated push never doubles a lead. */
 export type AddLeadsResult = { ok: true; added: number; already: number; simulated?: true } | SequencerFailure;
 
+/** Starting the campaign's sending once its leads are in (idempotent: an active campaign stays active). */
+export type ActivateResult = { ok: true; simulated?: true } | SequencerFailure;
+
 export interface Sequencer {
   readonly kind: 'sim' | 'instantly';
   ensureCampaign(deps: PortDeps, input: EnsureCampaignInput): Promise<EnsureCampaignResult>;
   /** At most 100 leads a call. */
   addLeads(deps: PortDeps, input: { orgId: string; provider_campaign_id: string; leads: SequencerLead[] }): Promise<AddLeadsResult>;
+  activateCampaign(deps: PortDeps, input: { orgId: string; provider_campaign_id: string }): Promise<ActivateResult>;
 }

@@ -4,7 +4,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { simSequencerCampaigns, simSequencerLeads } from '../../../schema';
 import type { PortDeps } from '../registrar/port';
-import type { AddLeadsResult, EnsureCampaignInput, EnsureCampaignResult, Sequencer, SequencerLead } from './port';
+import type { ActivateResult, AddLeadsResult, EnsureCampaignInput, EnsureCampaignResult, Sequencer, SequencerLead } from './port';
 
 export const MAX_LEADS_PER_CALL = 100;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -43,6 +43,17 @@ export function createSimSequencer(): Sequencer {
         .onConflictDoUpdate({ target: [simSequencerCampaigns.orgId, simSequencerCampaigns.reference], set: { mailboxes } })
         .returning({ id: simSequencerCampaigns.id, inserted: sql<boolean>`(xmax = 0)` });
       return { ok: true, provider_campaign_id: row.id, repeated: !row.inserted, simulated: true };
+    },
+
+    async activateCampaign(deps: PortDeps, input: { orgId: string; provider_campaign_id: string }): Promise<ActivateResult> {
+      if (!/^[0-9a-f-]{36}$/i.test(input.provider_campaign_id)) return refuse(`no simulated campaign ${input.provider_campaign_id}`);
+      const [row] = await deps.db
+        .update(simSequencerCampaigns)
+        .set({ status: 'active' })
+        .where(and(eq(simSequencerCampaigns.id, input.provider_campaign_id), eq(simSequencerCampaigns.orgId, input.orgId)))
+        .returning({ id: simSequencerCampaigns.id });
+      if (!row) return refuse(`no simulated campaign ${input.provider_campaign_id} in this organization`);
+      return { ok: true, simulated: true };
     },
 
     async addLeads(deps: PortDeps, input: { orgId: string; provider_campaign_id: string; leads: SequencerLead[] }): Promise<AddLeadsResult> {
