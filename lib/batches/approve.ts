@@ -10,6 +10,7 @@ import { runTwoStep, type PreviewAnswer, type TwoStepDef } from '../agency/confi
 import type { AgencyCall } from '../agency/operation';
 import { ApiError } from '../errors';
 import { requireOpenBatch } from './guards';
+import { hasUnsourcedSentence } from './mails';
 import { batchView, bumpRevision, type BatchView } from './view';
 
 export type BatchInput = { client_id: string; confirm_token?: string };
@@ -45,9 +46,7 @@ const approveDef: TwoStepDef<BatchInput, ApprovePreview, { batch: BatchView }> =
       .select({
         notWritten: sql<number>`(count(*) filter (where ${batchLeads.mails} is null))::int`,
         pending: sql<number>`(count(*) filter (where ${batchLeads.mails} is not null and ${batchLeads.review} = 'pending'))::int`,
-        sourceMissing: sql<number>`(count(*) filter (where ${batchLeads.review} = 'pending' and exists (
-          select 1 from jsonb_array_elements(${batchLeads.mails}) m, jsonb_array_elements(m->'sentences') s
-          where coalesce(jsonb_typeof(s->'source'), 'null') = 'null')))::int`,
+        sourceMissing: sql<number>`(count(*) filter (where ${batchLeads.review} = 'pending' and ${hasUnsourcedSentence}))::int`,
       })
       .from(batchLeads)
       .where(and(eq(batchLeads.batchId, batch.id), sql`${batchLeads.review} <> 'rejected'`));

@@ -1,7 +1,8 @@
 // Written mails as the review tools show them: every sentence with its source (null = the writer could not source
 // it, which review_approve refuses).
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { WrittenMail } from '../../schema';
+import { batchLeads, type WrittenMail } from '../../schema';
 
 export const SourceSchema = z.object({ kind: z.enum(['field', 'playbook', 'docs', 'rule', 'sequence', 'edit']), ref: z.string() });
 
@@ -30,3 +31,7 @@ export function excerptOf(mails: readonly WrittenMail[] | null): string | null {
   const text = first.body.replace(/\s+/g, ' ').trim();
   return text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text;
 }
+
+/** SQL: the batch lead's mails hold a sentence without a source (missing or null), what missingSources finds in JS. */
+export const hasUnsourcedSentence = sql`exists (select 1 from jsonb_array_elements(${batchLeads.mails}) m, jsonb_array_elements(m->'sentences') s
+  where coalesce(jsonb_typeof(s->'source'), 'null') = 'null')`;

@@ -7,6 +7,7 @@ import { findClient } from '../agency/clients/view';
 import type { AgencyCall } from '../agency/operation';
 import type { Db } from '../db/types';
 import { BatchSchema, batchView, latestBatch, openBatch, type BatchRow, type BatchView } from './view';
+import { hasUnsourcedSentence } from './mails';
 
 export const REWRITE_WINDOW_DAYS = 14;
 
@@ -17,8 +18,6 @@ export const BatchStatusSchema = BatchSchema.extend({
 export type BatchStatusView = z.infer<typeof BatchStatusSchema>;
 
 // A sentence whose source is null (or absent) anywhere in a lead's mails.
-const unsourced = sql`exists (select 1 from jsonb_array_elements(${batchLeads.mails}) m, jsonb_array_elements(m->'sentences') s
-  where coalesce(jsonb_typeof(s->'source'), 'null') = 'null')`;
 
 function nextOf(b: BatchView | null, toWrite: number, sourceMissing: number): string {
   if (!b || b.status === 'pushed' || b.status === 'skipped') return 'the assistant: compose the next batch (allocate_batch)';
@@ -49,7 +48,7 @@ export async function batchStatusView(db: Db, row: BatchRow, now: Date): Promise
   const [open] = await db
     .select({
       toWrite: sql<number>`(count(*) filter (where ${batchLeads.mails} is null))::int`,
-      missing: sql<number>`(count(*) filter (where ${batchLeads.mails} is not null and ${unsourced}))::int`,
+      missing: sql<number>`(count(*) filter (where ${batchLeads.mails} is not null and ${hasUnsourcedSentence}))::int`,
     })
     .from(batchLeads)
     .where(and(eq(batchLeads.batchId, row.id), sql`${batchLeads.review} <> 'rejected'`));

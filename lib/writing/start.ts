@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { sha256Hex } from '../crypto/secrets';
 import type { AgencyCall } from '../agency/operation';
 import { findClient } from '../agency/clients/view';
-import type { Applied, Preview, TwoStepDef } from '../agency/confirm';
+import { runTwoStep, type Applied, type PreviewAnswer, type Preview, type TwoStepDef } from '../agency/confirm';
 import { balanceOf } from '../credits/ledger';
 import type { Db } from '../db/types';
 import { writerContext, writerLeads } from './context';
@@ -137,4 +137,10 @@ async function applyOf(call: AgencyCall, input: StartWritingInput, tx: Db): Prom
   };
 }
 
-export const startWriting: TwoStepDef<StartWritingInput, StartWritingPreview, StartWritingResult> = { tool: 'start_writing', preview: previewOf, apply: applyOf };
+export const startWritingDef: TwoStepDef<StartWritingInput, StartWritingPreview, StartWritingResult> = { tool: 'start_writing', preview: previewOf, apply: applyOf };
+
+/** Both calls of start_writing: the priced preview, or the written round. */
+export async function startWriting(call: AgencyCall, input: StartWritingInput): Promise<PreviewAnswer<StartWritingPreview> | StartWritingResult> {
+  const out = await runTwoStep(call, startWritingDef, input);
+  return out.confirmed ? out.result : out.answer;
+}

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idArg } from '../../../lib/agency/args';
-import { runTwoStep } from '../../../lib/agency/confirm';
 import { confirmTokenArg, defineOperation, twoStepOutput } from '../../../lib/agency/define';
 import { startWriting, StartWritingPreviewSchema, StartWritingResultSchema } from '../../../lib/writing/start';
 
@@ -33,8 +32,5 @@ export const startWritingOp = defineOperation({
     })
     .strict(),
   output: twoStepOutput(StartWritingPreviewSchema, StartWritingResultSchema),
-  run: async (call, input) => {
-    const out = await runTwoStep(call, startWriting, input);
-    return { body: out.confirmed ? out.result : out.answer };
-  },
+  run: async (call, input) => ({ body: await startWriting(call, input) }),
 });
