@@ -12,9 +12,18 @@ const step = (text: string) => console.log(`… ${text}`);
 
 step(config.DATABASE_URL ? 'connecting to Postgres (DATABASE_URL) and applying migrations' : `opening the embedded database in ${config.DATA_DIR} and applying migrations (the first start takes a few seconds)`);
 const services = await createNodeServices(config);
+// Bind before creating the demo organization: a new organization's keys are shown once, so they must never be
+// created by a start that then cannot listen (another dev server on the port).
+const server = await serveNode(services, config.HOST, config.PORT).catch(async (err: NodeJS.ErrnoException) => {
+  await services.close().catch(() => undefined);
+  if (err.code === 'EADDRINUSE') {
+    console.error(`\nPort ${config.PORT} on ${config.HOST} is taken (another \`npm run dev\`?). Stop it, or start on another port: PORT=8788 npm run dev`);
+    process.exit(1);
+  }
+  throw err;
+});
 step('checking for the demo organization');
 const demo = (await seedDemoOrg(services.db, services.classify, services.clock.now())) ?? (await existingDemoOrg(services.db, { newKeys }));
-const server = await serveNode(services, config.HOST, config.PORT);
 const stopSchedules = startEmbeddedSchedules(services);
 
 const base = `http://${config.HOST}:${server.port}`;

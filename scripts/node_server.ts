@@ -65,8 +65,13 @@ function answerParserErrors(server: ServerType) {
 
 export function serveNode(services: NodeServices, host: string, port: number): Promise<ServerType & { port: number }> {
   const app = createNodeApp(services);
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, (info) => resolve(Object.assign(server, { port: info.port })));
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
+      server.off('error', reject);
+      resolve(Object.assign(server, { port: info.port }));
+    });
+    // A taken port (EADDRINUSE) rejects instead of crashing the process, so the caller can say what to do.
+    server.once('error', reject);
     answerParserErrors(server);
   });
 }

@@ -2,7 +2,7 @@
 // what Node's HTTP parser refuses, fresh demo keys on request, and a Ctrl-C/SIGTERM that ends the whole tree.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,28 @@ function oversizedRequest(base: string, what: 'header' | 'url') {
 }
 
 describe('npm run dev', () => {
+  it('with its port taken on the very first start, says so and exits without creating the demo organization', async () => {
+    // Keys are shown once: a start that cannot listen must not use them up (the next start below still prints them).
+    const blocker = createServer();
+    const port = await new Promise<number>((r) => blocker.listen(0, '127.0.0.1', () => r((blocker.address() as { port: number }).port)));
+    try {
+      const child = spawn('npm', ['run', 'dev'], {
+        env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.stderr!.on('data', (d) => (out += d));
+      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      expect(code, out).toBe(1);
+      expect(out).toContain(`Port ${port} on 127.0.0.1 is taken`);
+      expect(out).not.toContain('checking for the demo organization');
+      expect(out).not.toMatch(/svc_live_/);
+    } finally {
+      blocker.close();
+    }
+  }, 120_000);
+
   it('prints progress and the demo keys, answers, and stops its whole process tree on SIGTERM', async () => {
     const dev = await startDev();
     expect(dev.output()).toContain('… opening the embedded database');
