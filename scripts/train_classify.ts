@@ -15,6 +15,7 @@ export const TRAINING_SETS = [
   'replies.fresh3.json',
   'replies.fresh4.json',
   'replies.fresh5.json',
+  'replies.fresh6.json',
 ] as const;
 
 export function loadSet(name: string): LabelledReply[] {

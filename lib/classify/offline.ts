@@ -151,7 +151,8 @@ function rulesOn(own: string, subject: string): OfflineResult {
   }
 
   const ranked = rank(scores);
-  const machine = autoSubject || signals.includes('ooo.auto');
+  // A dead-mailbox or self-declared automatic notice is the mail system talking too (ooo.dead_mailbox).
+  const machine = autoSubject || signals.includes('ooo.auto') || signals.includes('ooo.dead_mailbox');
   // Rule 2: human-written absence + explicit interest → hot.
   if (ranked[0] === 'ooo' && !machine && scores.hot >= 3 && scores.not_interested === 0) {
     signals.push('rule.ooo_with_interest');
