@@ -1,20 +1,14 @@
 import { newGroup } from '../../lib/http/env';
-import { faceMiddleware, type Face, type PageArgs } from '../../lib/web/face';
-import { Layout } from '../../lib/web/layout';
+import { faceMiddleware, type Face } from '../../lib/web/face';
 import { deskUrl } from '../../lib/web/urls';
 import { PORTAL_CSS } from '../portal/assets';
+import { homePage } from './home_page';
+import { DESK_SECTIONS } from './sections';
 
-
-// For now the desk is its sign-in and a landing page; the review queue's sections come next (issue 19).
-function deskHome({ c, base, session }: PageArgs) {
-  return c.html(
-    <Layout title="Review desk" base={base} faceName="Review desk" signedInAs={{ name: session.user.name, csrfToken: session.csrfToken }}>
-      <h1>Review desk</h1>
-      <p>{`Signed in as ${session.user.name} (${session.user.email}).`}</p>
-    </Layout>,
-  );
-}
-
+/**
+ * The review desk (issue 19) at {PUBLIC_BASE_URL}/desk for the agency's people, signed in by link: a home listing
+ * every section (a queue waiting for a person) and each section's pages (functions/desk/sections).
+ */
 export const deskFace: Face = {
   kind: 'desk',
   name: 'Review desk',
@@ -22,7 +16,7 @@ export const deskFace: Face = {
   url: deskUrl,
   home: '/',
   css: PORTAL_CSS,
-  pages: [{ method: 'GET', pattern: '/', handle: deskHome }],
+  pages: [{ method: 'GET', pattern: '/', handle: homePage(DESK_SECTIONS) }, ...DESK_SECTIONS.flatMap((s) => s.pages)],
 };
 
 export const deskGroup = newGroup();

@@ -44,4 +44,25 @@ th { font-size: .85rem; color: var(--muted); font-weight: 600; }
   table.leads td::before { content: attr(data-label) ": "; color: var(--muted); font-size: .85rem; }
   .thread li.outbound { margin-left: .75rem; }
 }
+/* The review desk (functions/desk): its own classes only, so the portal's look does not change. */
+.desk-section { border-top: 1px solid var(--line); padding: .25rem 0 .75rem; }
+.desk-section .count { margin: .25rem 0; }
+.short-list { padding-left: 1.2rem; }
+.short-list .meta, .help { color: var(--muted); font-size: .85rem; }
+.queue { list-style: none; padding: 0; margin: 0; }
+.card { border: 1px solid var(--line); border-radius: .5rem; padding: .6rem .9rem; margin: .75rem 0; background: var(--card); }
+.card h2 { margin: .25rem 0 .5rem; }
+.card h3.label { font-size: .85rem; color: var(--muted); margin: .75rem 0 .25rem; font-weight: 600; }
+.message { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0; }
+blockquote.message { border-left: 3px solid var(--line); padding: .25rem .75rem; }
+.thread li.current { border-color: var(--accent); }
+.status, .alert { border: 1px solid var(--accent); border-radius: .5rem; padding: .5rem .8rem; background: var(--card); }
+.alert h2 { margin: 0 0 .25rem; }
+.decision { display: flex; flex-direction: column; align-items: flex-start; gap: .35rem; margin: 1rem 0; max-width: 44rem; }
+.decision textarea, .decision input[type=text] { width: 100%; }
+.decision .as { font-weight: 400; }
+@media (max-width: 40rem) {
+  .card { padding: .5rem .6rem; }
+  .decision button { width: 100%; }
+}
 `;

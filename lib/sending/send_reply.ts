@@ -14,6 +14,10 @@ import { isRefused, keyDetail, type QueuedReason, type QueuedResult, type Refuse
 
 export const newSuggestionId = () => `sug_${randomToken(16, 'base62')}`;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The actor's API key id, or null for an actor that is a person (portal and desk users act as `kind_user:<id>`). */
+const apiKeyIdOf = (actor: SendActor) => (UUID.test(actor.keyId) ? actor.keyId : null);
+
 function queueReason(level: number, hasDraft: boolean): QueuedReason {
   if (level <= 0) return 'no_active_autonomy_grant';
   if (level === 1) return 'review_required_at_autonomy_level_1';
@@ -76,7 +80,11 @@ export async function sendReply({
       return sent;
     }
     const reason = queueReason(actor.autonomyLevel, Boolean(draft));
-    const draftValues = { body: input.body, originalSuggestion: info.original, edited: info.edited, keyId: actor.keyId, reason, updatedAt: now };
+    // drafts.key_id is the API key behind the draft (it names "queued by" and its autonomy level). A person's edit
+    // at the review desk ('desk_user:…') has no key: the draft stays with the key that queued it, and the person is
+    // the Decision Trail actor.
+    const keyId = apiKeyIdOf(actor) ?? draft?.keyId ?? null;
+    const draftValues = { body: input.body, originalSuggestion: info.original, edited: info.edited, keyId, reason, updatedAt: now };
     if (draft) {
       await tx.update(drafts).set(draftValues).where(eq(drafts.replyId, reply.id));
       await trail('reply.draft_replaced', { reason, autonomy_level: actor.autonomyLevel, suggestion_id: draft.suggestionId, ...editDetail });
@@ -97,7 +105,7 @@ async function queueDraft(
     locked: LockedReply;
     actor: SendActor;
     reason: QueuedReason;
-    draftValues: { body: string; originalSuggestion: string | null; edited: boolean; keyId: string; reason: string; updatedAt: Date };
+    draftValues: { body: string; originalSuggestion: string | null; edited: boolean; keyId: string | null; reason: string; updatedAt: Date };
     editDetail: Record<string, unknown>;
     trail: (action: string, detail: Record<string, unknown>) => Promise<void>;
     now: Date;
