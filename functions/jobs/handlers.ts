@@ -11,6 +11,7 @@ import { registerCourseTick } from '../../lib/course/tick';
 import { registerInfraTicks } from '../../lib/infra/ticks';
 import { registerSequencerTick } from '../../lib/campaigns_studio/sequencer_tick';
 import { registerReturnDismissedTick } from '../../lib/plans/dismiss';
+import { WEB_SWEEP_JOB, webSweepJobHandlers } from '../../lib/web/sweep';
 
 /**
  * Every job kind the service runs, for both queue adapters (QStash → POST /jobs/run, and the embedded runner).
@@ -30,6 +31,7 @@ export const jobHandlers: JobHandlers = {
   ...planJobHandlers(),
   // Registered ticks (lib/clock/ticks.ts) under the wall clock: `clock.ticks` asks for due slots, `clock.tick` runs one.
   ...clockJobHandlers(),
+  ...webSweepJobHandlers(), // `web.sweep`: used/expired sign-in links after a day, ended portal/desk sessions after a week
 };
 
 // Ticks (lib/clock/ticks.ts) are registered here, beside every job kind: each process that runs jobs (the embedded
@@ -53,5 +55,6 @@ export const jobSchedule: RunnerOptions = {
     { kind: FORMULA_SWEEP_JOB, everyMs: 60_000 },
     { kind: PLAN_SWEEP_JOB, everyMs: 60_000 },
     { kind: CLOCK_TICKS_JOB, everyMs: 60_000 },
+    { kind: WEB_SWEEP_JOB, everyMs: 3_600_000 },
   ],
 };

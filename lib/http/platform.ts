@@ -13,11 +13,12 @@ import { SCALAR_PATH, scalarScript } from './docs_assets';
 import { withExamples } from './examples';
 import { renderDocsPage } from './docs_page';
 import type { AppEnv, Group } from './env';
-import { handleError } from './errors';
+import { errorAnswer, handleError } from './errors';
 import { rejectNulCharacters } from './nul_guard';
 import { mcpTransportGuard } from '../mcp/guard';
-import { isWebPage, WEB_PAGE_CSP } from '../web/face';
-import { withoutSignInToken } from '../web/urls';
+import { faceBaseFor, isWebPage, WEB_PAGE_CSP } from '../web/face';
+import { ProblemPage } from '../web/layout';
+import { deskUrl, withoutSignInToken } from '../web/urls';
 
 /** Reply webhooks (functions/inbound) and table-tool rows (functions/bridge) carry their own secret, not an API key. */
 const isSecretAuthPath = (path: string) => path.startsWith('/v1/inbound/') || path.startsWith('/v1/bridge/');
@@ -51,7 +52,10 @@ export type PlatformOptions = {
  */
 export function createPlatform(opts: PlatformOptions) {
   const app = new OpenAPIHono<AppEnv>();
-  app.onError(handleError);
+  app.onError((err, c) => {
+    const face = faceOfPath(c);
+    return face ? refusalPage(err, c, face) : handleError(err, c);
+  });
   // A known path asked with a method it does not have is a 405 naming the ones it has (RFC 9110 §15.5.6), in
   // every Worker and the Node server alike: the route table is the app's own, read once on first use.
   let methodsOf: ((path: string) => string[]) | undefined;
@@ -91,7 +95,7 @@ export function createPlatform(opts: PlatformOptions) {
     if (c.req.path === '/docs') return docsHeaders(c, next);
     await apiHeaders(c, next);
     // The portal's and desk's pages (lib/web/face.tsx): own-origin stylesheet and forms, still no script or framing.
-    if (isWebPage(c)) c.res.headers.set('Content-Security-Policy', WEB_PAGE_CSP);
+    if (isWebPage(c) || (c.res.headers.get('content-type')?.startsWith('text/html') && faceOfPath(c))) c.res.headers.set('Content-Security-Policy', WEB_PAGE_CSP);
   });
   app.use('*', async (c, next) => {
     await next();
@@ -165,4 +169,39 @@ export function createPlatform(opts: PlatformOptions) {
     c.body(await scalarScript(), 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }),
   );
   return app;
+}
+
+// Refusals raised before a face's page runs (a NUL in the URL, an oversized or non-UTF-8 body, the time limit) and
+// failures a page did not answer itself leave as the face's own problem page with the same status, not the API's
+// envelope. Decided by path: the face marks a request only once its middleware runs, after these checks.
+const FACES = [
+  { name: 'Client portal', url: (c: Context<AppEnv>) => c.get('services').config.portalUrl },
+  { name: 'Review desk', url: (c: Context<AppEnv>) => deskUrl(c.get('services').config) },
+];
+
+/** The face whose pages live at this request's path (as lib/web/face.tsx routes them), or null. */
+function faceOfPath(c: Context<AppEnv>): { name: string; base: string } | null {
+  if (!c.get('services')) return null;
+  const url = new URL(c.req.url);
+  for (const face of FACES) {
+    const base = faceBaseFor(face.url(c), url);
+    if (base !== null) return { name: face.name, base };
+  }
+  return null;
+}
+
+const PAGE_REFUSALS: Record<number, [title: string, message: string]> = {
+  400: ['Cannot read this request', 'The address or the form holds something this site cannot accept (such as a NUL character or text that is not UTF-8), so nothing was done.'],
+  413: ['Too much to send', 'What was sent is larger than this site accepts, so nothing was saved. Shorten it and try again.'],
+  415: ['Cannot read this form', 'What was sent is not a form this site can read, so nothing was done.'],
+  504: ['This took too long', 'The page took too long to prepare and was stopped. Try again in a moment.'],
+  503: ['Not available right now', 'A service this page needs is not available at the moment. Try again in a minute.'],
+};
+
+function refusalPage(err: Error, c: Context<AppEnv>, face: { name: string; base: string }) {
+  const requestId = c.get('requestId') ?? 'unknown';
+  // errorAnswer logs an unexpected failure with the request id, exactly as the API's handler does.
+  const { status } = errorAnswer(err, requestId, withoutSignInToken(c.req.path), c.get('services')?.log);
+  const [title, message] = PAGE_REFUSALS[status] ?? (status < 500 ? ['Cannot do that', 'This request was refused, so nothing was done.'] : ['Something went wrong', `Something went wrong on our side (request ${requestId}). Try again in a moment.`]);
+  return c.html(ProblemPage({ base: face.base, faceName: face.name, title, message }), status as 400);
 }

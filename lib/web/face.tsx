@@ -88,7 +88,12 @@ function match(routes: Matcher[], method: string, rel: string) {
 
 /** Where the face's pages live on this request, or null when the request is not for them. */
 function baseOf(face: Face, config: Config, url: URL): string | null {
-  const faceUrl = new URL(face.url(config));
+  return faceBaseFor(face.url(config), url);
+}
+
+/** The base path of a face published at `publicUrl` when `url` is one of its pages, else null (also lib/http). */
+export function faceBaseFor(publicUrl: string, url: URL): string | null {
+  const faceUrl = new URL(publicUrl);
   const base = faceUrl.pathname.replace(/\/$/, '');
   // A face at the root of its own host (PORTAL_URL=https://portal.example.com) answers only on that host.
   if (base === '') return url.host === faceUrl.host ? '' : null;
