@@ -61,6 +61,9 @@ try {
   await db.execute(sql`
     insert into thread_messages (org_id, lead_id, role, content, at)
     select org_id, id, 'reply', 'Thanks, tell me more about pricing.', last_reply_at from leads where org_id = ${org.id}::uuid`);
+  // As the write paths keep it (lib/ingest, lib/sending): the conversation's latest message.
+  await db.execute(sql`
+    update leads set last_activity_at = (select max(tm.at) from thread_messages tm where tm.lead_id = leads.id) where org_id = ${org.id}::uuid`);
   await db.execute(sql`
     insert into crm_notes (org_id, lead_id, at, by, text)
     select org_id, id, updated_at, 'seed', 'called' from leads where org_id = ${org.id}::uuid and reply_count = 1 and random() < 0.1`);

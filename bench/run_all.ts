@@ -27,6 +27,9 @@ const runs: { title: string; script: string; env: Record<string, string> }[] = [
   { title: 'Formula runs over 10,000 leads: embedded (PGlite)', script: 'bench/runs.ts', env: {} },
   { title: 'Plan steps, 1,000 plans × 5 steps due at once: embedded (PGlite; embedded scheduler and QStash emulator)', script: 'bench/plans.ts', env: {} },
   { title: 'Daily mailbox tick, 10,000 mailboxes across 500 clients: embedded (PGlite)', script: 'bench/infra.ts', env: {} },
+  { title: 'Studio engine: writing and pushing a 1,000-lead batch: embedded (PGlite, in-process limits)', script: 'bench/engine.ts', env: {} },
+  { title: 'Client portal lead list on 10,000 leads beside the CRM JSON list: embedded (PGlite, in-process limits)', script: 'bench/portal.ts', env: {} },
+  { title: 'Client portal lead list on 10,000 leads beside the CRM JSON list: production adapters (Neon driver → PostgreSQL, Upstash → Redis)', script: 'bench/portal.ts', env: PRODUCTION },
   { title: 'Soak: fixed rate across the core endpoints, RSS every 10 s (embedded)', script: 'bench/soak.ts', env: {} },
 ];
 

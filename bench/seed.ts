@@ -23,6 +23,9 @@ export async function seedLeads(db: Db, leads: number) {
   await db.execute(sql`
     insert into thread_messages (org_id, lead_id, reply_id, role, content, at)
     select org_id, lead_id, id, 'reply', body_stripped, received_at from replies where org_id = ${org.id}`);
+  // As the write paths keep it (lib/ingest, lib/sending): the conversation's latest message.
+  await db.execute(sql`
+    update leads set last_activity_at = (select max(tm.at) from thread_messages tm where tm.lead_id = leads.id) where org_id = ${org.id}`);
   const result = (await db.execute(sql`select id from replies where org_id = ${org.id} order by received_at desc limit 1 offset 500`)) as unknown as { rows: { id: string }[] };
   // Many keys, so the benchmark measures the limit checks without being refused by them (1,000/min per key).
   const keys: string[] = [];

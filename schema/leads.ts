@@ -42,6 +42,9 @@ export const leads = pgTable(
     classification: text('classification'),
     replyCount: integer('reply_count').notNull().default(0),
     lastReplyAt: timestamp('last_reply_at', { withTimezone: true, mode: 'date' }),
+    // The conversation's latest message (a reply in or a message out), kept where thread_messages are written: the
+    // portal's newest-activity-first list walks an index instead of sorting every lead by a subquery.
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true, mode: 'date' }),
     notes: text('notes'),
     phase: text('phase').notNull().default('new'),
     deal: jsonb('deal').$type<Deal>(),
@@ -59,6 +62,8 @@ export const leads = pgTable(
     index('leads_org_updated_idx').on(t.orgId, t.updatedAt),
     // A prospect across the organization's campaigns: opt-outs cancel their follow-ups, never-mail checks find them.
     index('leads_org_email_idx').on(t.orgId, t.email),
+    // The client portal's lead list (lib/portal/leads.ts): newest activity first, ties by id.
+    index('leads_org_activity_idx').on(t.orgId, t.lastActivityAt.desc().nullsLast(), t.id.desc()),
   ],
 );
 

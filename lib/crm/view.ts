@@ -48,8 +48,9 @@ const leadColumns = {
   crmUpdatedAt: leads.crmUpdatedAt,
   campaignId: campaigns.id,
   campaignName: campaigns.name,
-  // Activity is the conversation: the latest reply or message we sent (thread_messages holds both).
-  lastActivityAt: sql<Date | string | null>`(select max(tm.at) from thread_messages tm where tm.lead_id = ${leads.id})`,
+  // Activity is the conversation: the latest reply or message we sent, kept on the lead where thread_messages are
+  // written (ingest, send), so the CRM list and the portal's order read one column.
+  lastActivityAt: leads.lastActivityAt,
   crmNotes: sql<Array<{ at: string; by: string; text: string }>>`(
     select coalesce(json_agg(json_build_object('at', n.at, 'by', n.by, 'text', n.text) order by n.at, n.id), '[]'::json)
     from crm_notes n where n.lead_id = ${leads.id})`,

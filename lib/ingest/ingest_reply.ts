@@ -91,12 +91,14 @@ export async function storeReply(
   // keeps an earlier hot, warm or not_interested and replaces only cold, ooo or nothing.
   const [lead] = await tx
     .insert(leads)
-    .values({ orgId, campaignId: campaign.id, email, name, classification, replyCount: 1, lastReplyAt: receivedAt })
+    .values({ orgId, campaignId: campaign.id, email, name, classification, replyCount: 1, lastReplyAt: receivedAt, lastActivityAt: receivedAt })
     .onConflictDoUpdate({
       target: [leads.campaignId, leads.email],
       set: {
         replyCount: sql`${leads.replyCount} + 1`,
         lastReplyAt: sql`greatest(${leads.lastReplyAt}, excluded.last_reply_at)`,
+        // greatest() ignores a null: a lead without activity yet takes the reply's time.
+        lastActivityAt: sql`greatest(${leads.lastActivityAt}, excluded.last_activity_at)`,
         name: sql`coalesce(${leads.name}, excluded.name)`,
         classification: sql`case
           when ${leads.classification} is null then excluded.classification

@@ -33,31 +33,33 @@ export function parsePortalFilters(query: Record<string, string | undefined>): P
   return f;
 }
 
-// Activity is the conversation's latest message, as the CRM view counts it (falling back to the last reply).
-const lastActivity = sql<Date | null>`coalesce((select max(tm.at) from thread_messages tm where tm.lead_id = ${leads.id}), ${leads.lastReplyAt})`;
-
 /**
  * The portal's lead list: the CRM API's visible leads (crmScope, the one visibility rule) newest activity first,
  * one page. The page's leads are then read through the CRM view itself, so each row is exactly the CRM lead.
  */
 export async function listPortalLeads(db: Db, tenant: CrmTenant, filters: PortalFilters, portalUrl: string): Promise<{ leads: CrmLead[]; hasMore: boolean }> {
-  const where = [crmScope(tenant)];
-  if (filters.classification) where.push(eq(leads.classification, filters.classification));
-  if (filters.phase) where.push(eq(leads.phase, filters.phase));
-  const ids = await db
-    .select({ id: leads.id })
-    .from(leads)
-    .innerJoin(campaigns, eq(campaigns.id, leads.campaignId))
-    .innerJoin(clients, eq(clients.id, campaigns.clientId))
-    .where(and(...where))
-    .orderBy(sql`${lastActivity} desc nulls last`, desc(leads.id))
-    .limit(PORTAL_PAGE_SIZE + 1)
-    .offset((filters.page - 1) * PORTAL_PAGE_SIZE);
+  const ids = await portalPageIds(db, tenant, filters);
   const pageIds = ids.slice(0, PORTAL_PAGE_SIZE).map((r) => r.id);
   if (pageIds.length === 0) return { leads: [], hasMore: false };
   const rows = await selectCrmLeads(db, tenant, { where: inArray(leads.id, pageIds), limit: pageIds.length });
   const byId = new Map(rows.map((r) => [r.id, crmLeadView(r, portalUrl)]));
   return { leads: pageIds.map((id) => byId.get(id)).filter((l): l is CrmLead => l !== undefined), hasMore: ids.length > PORTAL_PAGE_SIZE };
+}
+
+/** The ids of one page (and one more, to know whether another page follows), in the list's order. */
+export function portalPageIds(db: Db, tenant: CrmTenant, filters: PortalFilters) {
+  const where = [crmScope(tenant)];
+  if (filters.classification) where.push(eq(leads.classification, filters.classification));
+  if (filters.phase) where.push(eq(leads.phase, filters.phase));
+  return db
+    .select({ id: leads.id })
+    .from(leads)
+    .innerJoin(campaigns, eq(campaigns.id, leads.campaignId))
+    .innerJoin(clients, eq(clients.id, campaigns.clientId))
+    .where(and(...where))
+    .orderBy(sql`${leads.lastActivityAt} desc nulls last`, desc(leads.id))
+    .limit(PORTAL_PAGE_SIZE + 1)
+    .offset((filters.page - 1) * PORTAL_PAGE_SIZE);
 }
 
 export type ThreadEntry = { at: string; role: 'reply' | 'outbound'; content: string };

@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { drafts, replies, threadMessages } from '../../schema';
+import { eq, sql } from 'drizzle-orm';
+import { drafts, leads, replies, threadMessages } from '../../schema';
 import { stampLeadChange } from '../crm/change_clock';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
@@ -105,6 +105,7 @@ export async function sendNow(a: SendNowArgs): Promise<SentResult | SendRefused>
     });
     await tx.update(replies).set({ status: 'sent', sentAt: now }).where(eq(replies.id, reply.id));
     await tx.insert(threadMessages).values({ orgId: actor.orgId, leadId: lead.id, replyId: reply.id, role: 'outbound', content: a.body, at: now });
+    await tx.update(leads).set({ lastActivityAt: sql`greatest(${leads.lastActivityAt}, ${now.toISOString()}::timestamptz)` }).where(eq(leads.id, lead.id));
     await tx.delete(drafts).where(eq(drafts.replyId, reply.id));
 
     const sentBy = a.approval?.approver ?? actor.keyName;

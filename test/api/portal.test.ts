@@ -139,6 +139,11 @@ describe('the pages', () => {
     expect([...shown].sort()).toEqual([...crm].sort());
     expect(shown).toEqual([cold.leadId, warm.leadId, hot.leadId]);
     for (const id of [hidden.leadId, spam.leadId, unclassified.leadId]) expect(list.html).not.toContain(id);
+    // Activity is the conversation, not only replies: answering the oldest lead moves it to the top.
+    env.clock.advance(1_000);
+    const sender = await t.addKey({ name: 'agent', autonomy_level: 2 });
+    expect((await t.call('POST', `/v1/replies/${hot.replyId}/send`, { key: sender, body: { body: 'Tuesday 10:00 works.' } })).status).toBe(200);
+    expect(leadIdsOf((await page(env, '/portal/leads', { cookie })).html)).toEqual([hot.leadId, cold.leadId, warm.leadId]);
 
     const filtered = await page(env, '/portal/leads?classification=warm&phase=new', { cookie });
     expect(leadIdsOf(filtered.html)).toEqual([warm.leadId]);
