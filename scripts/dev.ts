@@ -2,7 +2,7 @@
 // environment configures), with a demo organization on a new data dir. `npm run dev -- --new-keys` prints
 // fresh keys for the existing demo organization.
 import { loadConfig } from '../lib/config';
-import { existingDemoOrg, seedDemoOrg } from '../lib/orgs/demo';
+import { demoSignInLinks, existingDemoOrg, queueDemoDraft, seedDemoOrg } from '../lib/orgs/demo';
 import { createNodeServices } from '../lib/runtime/node';
 import { serveNode, startEmbeddedSchedules } from './node_server';
 
@@ -23,7 +23,10 @@ const server = await serveNode(services, config.HOST, config.PORT).catch(async (
   throw err;
 });
 step('checking for the demo organization');
-const demo = (await seedDemoOrg(services.db, services.classify, services.clock.now())) ?? (await existingDemoOrg(services.db, { newKeys }));
+const created = await seedDemoOrg(services.db, services.classify, services.clock.now());
+if (created) await queueDemoDraft(services, created.org.id, created.keys[0].key);
+const demo = created ?? (await existingDemoOrg(services.db, { newKeys }));
+const links = demo ? await demoSignInLinks(services.db, config, services.clock.now(), demo.org.id) : null;
 const stopSchedules = startEmbeddedSchedules(services);
 
 const base = `http://${config.HOST}:${server.port}`;
@@ -38,6 +41,11 @@ if (demo && demo.keys.length) {
 } else if (demo) {
   console.log(`\nDemo organization "${demo.org.name}" (${demo.org.id}): its keys were printed when it was created.`);
   console.log('  New keys: stop the server and run `npm run dev -- --new-keys`, or delete the data dir to start afresh.');
+}
+if (links) {
+  console.log('\nPages (sign-in links work once, for 15 minutes; every start prints new ones):');
+  console.log(`  review desk (agency people)        ${links.desk}`);
+  if (links.portal) console.log(`  client portal (${links.clientName})  ${links.portal}`);
 }
 console.log('\nCtrl-C stops the server.');
 

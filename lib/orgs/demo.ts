@@ -1,6 +1,10 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import { clients, organizations } from '../../schema';
+import { clients, organizations, replies } from '../../schema';
+import type { Config } from '../config';
 import type { Db } from '../db/types';
+import { sendReply, type SendDeps } from '../sending';
+import { inviteWebUser } from '../web/users';
+import { deskUrl } from '../web/urls';
 import { ingestReply, type Classify } from '../ingest/ingest_reply';
 import { createCampaign, createClient, createKey, createOrg } from './admin';
 
@@ -51,4 +55,29 @@ export async function existingDemoOrg(db: Db, opts: { newKeys: boolean }) {
   const [client] = await db.select().from(clients).where(and(eq(clients.orgId, org.id))).orderBy(asc(clients.createdAt)).limit(1);
   if (!client) return { org, keys: [] };
   return { org, keys: await issueDemoKeys(db, org.id, client.id) };
+}
+
+/**
+ * A sign-in link for each page face of the demo organization (the client portal of its first client, the review
+ * desk), so `npm run dev` shows the pages at once. Links work once, for 15 minutes; each start makes new ones.
+ */
+export async function demoSignInLinks(db: Db, config: Config, now: Date, orgId: string) {
+  const [client] = await db.select().from(clients).where(eq(clients.orgId, orgId)).orderBy(asc(clients.createdAt)).limit(1);
+  const desk = await inviteWebUser({ db, now, target: { kind: 'desk', orgId }, input: { email: 'reviewer@demo.example', name: 'Demo Reviewer' }, signInBase: deskUrl(config) });
+  const portal = client
+    ? await inviteWebUser({ db, now, target: { kind: 'portal', clientId: client.id }, input: { email: 'client@demo.example', name: 'Demo Client' }, signInBase: config.portalUrl })
+    : null;
+  return { desk: desk.sign_in_url, portal: portal?.sign_in_url ?? null, clientName: client?.name ?? null };
+}
+
+/**
+ * One draft waiting in the review queue of a new demo organization: the owner key (autonomy level 0) answers Tom's
+ * question through the governed-send verb, which queues it, exactly as a level-0 key's send would.
+ */
+export async function queueDemoDraft(deps: SendDeps, orgId: string, owner: { id: string; name: string }) {
+  const [reply] = await deps.db.select({ id: replies.id }).from(replies).where(and(eq(replies.orgId, orgId), eq(replies.fromEmail, 'tom@acme-logistics.com'))).limit(1);
+  if (!reply) return;
+  const actor = { orgId, clientId: null, keyId: owner.id, keyName: owner.name, autonomyLevel: 0 };
+  const body = 'Hi Tom,\n\nHappy to. In short: we answer your replies within minutes and book the calls for you. I have attached a one-page overview; would a 15-minute call next week help to see whether it fits?\n\nBest,\nAlex';
+  await sendReply({ deps, actor, replyId: reply.id, input: { body } });
 }

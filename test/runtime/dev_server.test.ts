@@ -98,6 +98,17 @@ describe('npm run dev', () => {
     const key = /demo owner \(review queue\)\s+(svc_live_\S+)/.exec(dev.output())![1];
     expect((await fetch(`${dev.base}/v1/leads`, { headers: { 'x-service-key': key } })).status).toBe(200);
 
+    // The pages at once: a desk link that signs in, and one draft already waiting in the review queue.
+    const deskLink = /review desk \(agency people\)\s+(\S+)/.exec(dev.output())?.[1];
+    expect(deskLink).toMatch(new RegExp(`^${dev.base}/desk/sign-in/`));
+    expect(dev.output()).toMatch(/client portal \(Northwind Traders\)\s+http:\/\/127\.0\.0\.1:\d+\/portal\/sign-in\//);
+    const signedIn = await fetch(deskLink!, { method: 'POST', redirect: 'manual', headers: { origin: dev.base, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(signedIn.status).toBe(303);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0];
+    const queue = await fetch(`${dev.base}/desk/replies`, { headers: { cookie } });
+    expect(queue.status).toBe(200);
+    expect(await queue.text()).toContain('Tom Becker');
+
     for (const what of ['header', 'url'] as const) {
       const answer = await oversizedRequest(dev.base, what);
       expect(answer).toMatch(/^HTTP\/1\.1 431 /);
@@ -114,6 +125,7 @@ describe('npm run dev', () => {
     expect(again.output()).toContain('its keys were printed when it was created');
     expect(again.output()).toContain('npm run dev -- --new-keys');
     expect(again.output()).not.toMatch(/svc_live_/);
+    expect(again.output()).toMatch(/review desk \(agency people\)\s+http:\/\/127\.0\.0\.1:\d+\/desk\/sign-in\//);
     expect(await stopAndWait(again, 'SIGTERM')).toBe(false);
 
     const fresh = await startDev(['--new-keys']);
