@@ -23,13 +23,14 @@ const SETS: [string, string][] = [
   ['fourth fresh set', 'replies.fresh4.json'],
   ['fifth fresh set', 'replies.fresh5.json'],
   ['sixth fresh set', 'replies.fresh6.json'],
+  ['seventh fresh set', 'replies.fresh7.json'],
 ];
 /**
  * Sets written after the last tuning, scored as blind rows (misses listed) and never used for training or the
- * cross-validation. One line per set, e.g. `['seventh fresh set (blind)', 'replies.fresh7.json'],`; a file that is
+ * cross-validation. One line per set, e.g. `['eighth fresh set (blind)', 'replies.fresh8.json'],`; a file that is
  * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
  */
-const BLIND_SETS: [string, string][] = [['seventh fresh set (blind)', 'replies.fresh7.json']];
+const BLIND_SETS: [string, string][] = [];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');
 
@@ -82,6 +83,7 @@ const UNSEEN_RULES: Record<string, string> = {
   'replies.fresh4.json': '0482fa0', // before the fresh3 round; fresh4 did not exist (75.9 %)
   'replies.fresh5.json': 'a101b7a', // the rules as they scored fresh5 blind (88.4 %); never tuned on it
   'replies.fresh6.json': 'a101b7a', // the rules as they scored fresh6 blind (86.8 %), before the ooo convention
+  'replies.fresh7.json': 'bbcedd4', // the rules as they scored fresh7 blind (83.2 % alone, 88.0 % with the model)
 };
 type RuleEngine = (text: string, opts: { subject?: string }) => { classification: Classification; signals?: string[] };
 

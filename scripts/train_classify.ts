@@ -16,6 +16,7 @@ export const TRAINING_SETS = [
   'replies.fresh4.json',
   'replies.fresh5.json',
   'replies.fresh6.json',
+  'replies.fresh7.json',
 ] as const;
 
 export function loadSet(name: string): LabelledReply[] {

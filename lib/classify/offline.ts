@@ -2,7 +2,7 @@ import { extractFeatures } from './features';
 import { combine, loadModel, predict, type LoadedModel } from './model';
 import { MODEL } from './model_data';
 import { detectReturnDate } from './return_date';
-import { ABSENCE_REFERRAL, NEGATOR, NOT_NEGATION, OOO_SUBJECT, OPT_OUT, SIGNALS, VALEDICTION } from './signals';
+import { ABSENCE_REFERRAL, NEGATOR, NOT_NEGATION, OOO_SUBJECT, OPT_OUT, PRICE_RESERVATION, SIGNALS, VALEDICTION } from './signals';
 import { stripQuoted } from './strip_quoted';
 import type { Classification, OfflineResult } from './types';
 
@@ -27,6 +27,12 @@ export { detectReturnDate };
 //  4. A polite refusal with a time qualifier ("not interested right now, maybe
 //     next quarter") is warm: the not_interested pattern excludes the qualifier
 //     and the deferral signals score for warm.
+//  5. A price question is a buying question (hot) unless it comes with a
+//     reservation ("not looking right now, but out of curiosity what does it
+//     cost?", "no budget, but…"): then it is research, warm. The reservation
+//     beats the price signals and the "not looking" / "no budget" of
+//     ni.not_fit; any other hot signal (a call, a slot) or a firmer no keeps
+//     the verdict. (docs/classifier.md "Label conventions".)
 
 const TIE_ORDER: Classification[] = ['not_interested', 'ooo', 'hot', 'warm', 'cold'];
 const CONTRAST = /\b(but|however|aber|mais|maar|pero|sin embargo)\b/g;
@@ -158,9 +164,24 @@ function rulesOn(own: string, subject: string): OfflineResult {
     signals.push('rule.ooo_with_interest');
     return { classification: 'hot', confidence: 0.6, signals };
   }
+  if (reservedPriceQuestion(own, signals)) {
+    return { classification: 'warm', confidence: 0.7, signals: [...signals, 'rule.price_reservation'] };
+  }
   const best = ranked[0];
   if (scores[best] <= 0) return { classification: 'cold', confidence: 0.3, signals: ['cold.no_signal'] };
   return { classification: best, confidence: confidenceFrom(scores[best], scores[ranked[1]]), signals };
+}
+
+const PRICE_ASKED = ['hot.pricing', 'hot.price_words', 'hot.buying_words', 'hot.send_proposal_xx'];
+// Signals a reservation may sit beside: the price itself, the word "demo", and the "not looking" / "already use X"
+// that a reservation is made of. Anything else (a proposed call, "not interested") keeps the scored verdict.
+const RESERVATION_COMPANIONS = [...PRICE_ASKED, 'hot.mention', 'ni.not_fit', 'ni.have_solution', 'ni.satisfied', 'ni.brush_off'];
+
+/** Rule 5: a price question asked with a reservation. */
+function reservedPriceQuestion(own: string, signals: string[]): boolean {
+  if (!signals.some((s) => PRICE_ASKED.includes(s))) return false;
+  if (!signals.includes('warm.exploring') && !PRICE_RESERVATION.test(own)) return false;
+  return signals.every((s) => !(s.startsWith('hot.') || s.startsWith('ni.')) || RESERVATION_COMPANIONS.includes(s));
 }
 
 let loaded: LoadedModel | null = null;
@@ -178,13 +199,19 @@ export function modelProbabilities(own: string, subject: string): Record<Classif
 // outvoted one it was wrong 6 times in 8. It is the rules' cold (mostly "no signal fired") and warm that miss
 // unseen phrasing, and there the model was right in 88 of 114 overrides. This also keeps the product decisions
 // above out of the model's reach: rule 1 (opt-out), rule 2 (hot beats ooo for a person, ooo for a machine) and
-// rule 4 (a no with a time qualifier is warm: its deferral signals decide too).
+// rule 4 (a no with a time qualifier is warm: its deferral signals decide too) and rule 5 (a price question with a
+// reservation is warm, where the model, having learned that price questions are hot, would say hot).
 const RULES_DECIDE: Classification[] = ['hot', 'not_interested', 'ooo'];
-const DEFERRAL = ['warm.not_now', 'warm.not_now_xx'];
+const DEFERRAL = ['warm.not_now', 'warm.not_now_xx', 'warm.budget_cycle', 'rule.price_reservation'];
 
 /** True when the rules' verdict stands without asking the learned layer. */
 export function rulesDecide(r: { classification: Classification; signals: string[] }): boolean {
   if (RULES_DECIDE.includes(r.classification)) return true;
+  // An off-topic personal question, and "we use X but are not happy with it": the model reads any question as
+  // interest and any "we use X" as a no (docs/classifier.md); these two precise families decide alone.
+  if (r.classification === 'cold' && r.signals.includes('cold.personal')) return true;
+  const incumbent = r.signals.includes('ni.have_solution') || r.signals.includes('ni.satisfied');
+  if (r.classification === 'warm' && incumbent && r.signals.includes('warm.unhappy_incumbent')) return true;
   return r.classification === 'warm' && r.signals.some((s) => DEFERRAL.includes(s));
 }
 

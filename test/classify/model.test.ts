@@ -17,7 +17,7 @@ describe('shipped model', () => {
     expect(m.bias).toHaveLength(CLASSIFICATIONS.length);
     // Cloudflare Workers bundle it: keep it small.
     expect(JSON.stringify(MODEL).length).toBeLessThan(300_000);
-    expect(MODEL.trainedOn).toContain('replies.fresh6.json');
+    expect(MODEL.trainedOn).toContain('replies.fresh7.json');
   });
 
   it('refuses a corrupt or foreign model file instead of classifying with it', () => {

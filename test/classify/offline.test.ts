@@ -353,3 +353,85 @@ describe('hand-offs for an opinion, in every language', () => {
     expect(label(text)).toBe(expected);
   });
 });
+
+// Families of the fresh7 round (label conventions in docs/classifier.md), on sentences that are in no fixture set.
+describe('price questions: hot without a reservation, warm with one (rule 5)', () => {
+  it.each([
+    ['How much would this be for our 12 sales reps?', 'hot'],
+    ['Was kostet das für 8 Standorte?', 'hot'],
+    ['Combien ça coûte pour 20 utilisateurs ?', 'hot'],
+    ['¿Cuánto cuesta para 30 usuarios?', 'hot'],
+    ['Wat kost het voor 15 medewerkers?', 'hot'],
+    ["Not in the market right now, but just curious: what's the ballpark for 20 seats?", 'warm'],
+    ['Aus reiner Neugier: was kostet das für ein Team von 10 Leuten? Wir suchen gerade nichts.', 'warm'],
+    ['Par curiosité, quels sont vos tarifs pour une équipe de 10 ? On ne cherche rien pour le moment.', 'warm'],
+    ['Por curiosidad, ¿cuánto cuesta para 10 personas? No estamos buscando nada ahora.', 'warm'],
+    ['Uit nieuwsgierigheid: wat kost het voor 10 mensen? We zoeken momenteel niks.', 'warm'],
+  ] as const)('%j → %s', (text, expected) => {
+    expect(label(text)).toBe(expected);
+  });
+
+  it('lets a reservation beat the price signals and "not looking", and says so', () => {
+    const r = classifyOffline("We're not looking, but out of curiosity, what do you charge per user?");
+    expect(r.classification).toBe('warm');
+    expect(r.signals).toEqual(expect.arrayContaining(['ni.not_fit', 'rule.price_reservation']));
+  });
+
+  it('keeps a reservation without a price question, or a positive turn after "no budget", as it was', () => {
+    expect(label("We're not looking.")).toBe('not_interested');
+    expect(label('Kein Budget eingeplant, aber Ihre Zahlen überzeugen: schicken Sie mir bis Freitag ein Angebot.')).toBe('hot');
+    expect(label("Just curious what it costs - can we do a call Tuesday at 3pm?")).toBe('hot');
+  });
+});
+
+describe('off-topic personal questions are cold', () => {
+  it.each([
+    'Quick one: are you the same Priya who ran the SaaS meetup in Leeds?',
+    'Sind Sie nicht der Bruder von Jens Albers? Ihr Name kommt mir bekannt vor.',
+    "Vous prenez des stagiaires ? Ma fille cherche un stage de fin d'études.",
+    '¿Es tu perro el de la foto de perfil? Es igual que el mío.',
+    'Is dat jouw hond op je profielfoto? Lijkt precies op de onze.',
+  ])('%j → cold', (text) => {
+    const r = classifyOffline(text);
+    expect(r.classification).toBe('cold');
+    expect(r.signals).toContain('cold.personal');
+  });
+});
+
+describe('budget and planning deferrals are warm (rule 4), beating "no budget"', () => {
+  it.each([
+    ['No budget for this year, our planning cycle starts in March - reach out then.', 'warm'],
+    ['Kein Budget mehr für dieses Jahr. Melden Sie sich im Februar wieder.', 'warm'],
+    ['Budget déjà bouclé pour cette année, recontactez-moi en janvier.', 'warm'],
+    ['No hay presupuesto para este año. Escríbeme en enero.', 'warm'],
+    ['Geen budget meer voor dit jaar, neem in maart contact op.', 'warm'],
+    // a no that stays a no
+    ['No budget, and there never will be for this.', 'not_interested'],
+  ] as const)('%j → %s', (text, expected) => {
+    expect(label(text)).toBe(expected);
+  });
+});
+
+describe('short refusals are not_interested, whatever question came before', () => {
+  it.each([
+    "Not a priority and it never will be.",
+    'Wozu soll das gut sein? Nein, lassen Sie mal.',
+    "Ce n'est pas une priorité et ça ne le sera jamais.",
+    '¿Pagar por esto? Ni hablar.',
+    'Hoezo zouden wij dat nodig hebben? Laat maar.',
+  ])('%j → not_interested', (text) => {
+    expect(label(text)).toBe('not_interested');
+  });
+});
+
+describe('"we use X but are not happy with Y" is warm', () => {
+  it.each([
+    "We use Outreach already but we're not happy with the deliverability. What do you do differently?",
+    'Wir haben schon Pipedrive, sind aber nicht wirklich zufrieden mit den Auswertungen. Was ist bei Ihnen anders?',
+    "On utilise déjà Hubspot mais on n'est pas vraiment satisfaits des relances. Qu'est-ce que vous faites de différent ?",
+    'Ya usamos Salesforce, pero no estamos del todo contentos con los informes. ¿Qué hacéis distinto?',
+    'We werken al met Teamleader, maar zijn niet echt tevreden over de planning. Wat doen jullie anders?',
+  ])('%j → warm', (text) => {
+    expect(label(text)).toBe('warm');
+  });
+});
