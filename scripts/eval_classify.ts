@@ -30,7 +30,7 @@ const SETS: [string, string][] = [
  * cross-validation. One line per set, e.g. `['eighth fresh set (blind)', 'replies.fresh8.json'],`; a file that is
  * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
  */
-const BLIND_SETS: [string, string][] = [];
+const BLIND_SETS: [string, string][] = [['eighth fresh set (blind)', 'replies.fresh8.json']];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');
 
