@@ -56,6 +56,7 @@ export async function leadsPage({ c, services, base, session, problem }: PageArg
         </label>
         <button type="submit">Filter</button>
       </form>
+      {/* On phones (stylesheet, under 40rem) a row is two lines: the name, then classification · phase · last activity. */}
       {leads.length === 0 ? (
         <p>No leads to show{filters.classification || filters.phase ? ' with these filters' : ''}.</p>
       ) : (
@@ -74,15 +75,22 @@ export async function leadsPage({ c, services, base, session, problem }: PageArg
           <tbody>
             {leads.map((l: CrmLead) => (
               <tr data-lead-id={l.id}>
-                <td data-label="Lead">
+                <td data-label="Lead" class="col-lead">
                   <a href={`${base}/leads/${l.id}`}>{l.name ?? l.email}</a>
                   {l.name ? <div class="who">{l.email}</div> : null}
                 </td>
-                <td data-label="Campaign">{l.campaign.name}</td>
-                <td data-label="Classification">{label(l.classification)}</td>
-                <td data-label="Phase">{label(l.phase)}</td>
-                <td data-label="Next action">{l.next_action ? `${l.next_action.date}: ${l.next_action.note ?? ''}` : '—'}</td>
-                <td data-label="Last activity">{when(l.last_activity_at)}</td>
+                <td data-label="Campaign" class="col-campaign">{l.campaign.name}</td>
+                <td data-label="Classification" class="col-class">{label(l.classification)}</td>
+                <td data-label="Phase" class="col-phase">{label(l.phase)}</td>
+                {l.next_action ? (
+                  <td data-label="Next action" class="col-next">
+                    <span class="date">{l.next_action.date}</span>
+                    {`: ${l.next_action.note ?? ''}`}
+                  </td>
+                ) : (
+                  <td data-label="Next action" class="col-next empty">—</td>
+                )}
+                <td data-label="Last activity" class="col-when date">{when(l.last_activity_at)}</td>
               </tr>
             ))}
           </tbody>

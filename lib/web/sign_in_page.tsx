@@ -4,7 +4,7 @@ import { Layout } from './layout';
 export function SignInPage(props: { base: string; faceName: string; action: string }) {
   return (
     <Layout title="Sign in" base={props.base} faceName={props.faceName}>
-      <section class="notice" aria-labelledby="signin-title">
+      <section class="notice signin" aria-labelledby="signin-title">
         <h1 id="signin-title">Sign in</h1>
         <p>This link signs you in once. Continue to open your {props.faceName.toLowerCase()}.</p>
         <form method="post" action={props.action}>

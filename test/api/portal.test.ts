@@ -172,7 +172,7 @@ describe('the pages', () => {
     expect(r.status, r.html).toBe(200);
     expect(r.html).toContain('We would like a demo on Tuesday.');
     expect(r.html).toContain('proposal');
-    expect(r.html).toContain('12000 EUR');
+    expect(r.html).toContain('<dd>€12,000</dd>'); // the deal amount, formatted (Intl.NumberFormat, currency)
     expect(r.html).toContain('Send the proposal');
     expect(r.html).toContain('Budget approved');
     expect(r.html).toContain('crm.lead_updated');

@@ -1,4 +1,4 @@
-// What a person does in the portal, as browser steps the portal's browser tests share.
+// What a person does in the portal and at the review desk, as browser steps their browser tests share.
 import type { Page, Response } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -23,7 +23,7 @@ export async function navigation(page: Page, act: () => Promise<unknown>): Promi
   return response!;
 }
 
-/** Opens an admin-issued sign-in link and presses its button, as a person would; ends on the leads list. */
+/** Opens an admin-issued sign-in link and presses its button, as a person would; ends on the face's home (portal: the leads list). */
 export async function signInByLink(page: Page, signInUrl: string): Promise<Response> {
   const landing = await page.goto(signInUrl);
   expect(landing?.status()).toBe(200);
@@ -31,6 +31,9 @@ export async function signInByLink(page: Page, signInUrl: string): Promise<Respo
 }
 
 export const heading = (page: Page) => page.locator('h1').innerText();
+
+/** Presses the button whose accessible name contains `name` and returns the document it led to. */
+export const pressButton = (page: Page, name: string) => navigation(page, () => page.getByRole('button', { name }).click());
 
 /** The lead ids of the list page's rows, top to bottom. */
 export const listedLeadIds = (page: Page) => page.locator('tr[data-lead-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-lead-id')));

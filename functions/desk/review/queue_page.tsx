@@ -57,10 +57,16 @@ export async function queuePage({ c, services, base, session, problem }: PageArg
                 <dt>Queued by</dt>
                 <dd>{keyText(i.key)}</dd>
               </dl>
-              <h3 class="label">Their reply</h3>
-              <blockquote class="message">{preview(i.reply.text)}</blockquote>
-              <h3 class="label">The draft</h3>
-              <p class="message draft">{preview(i.draftBody)}</p>
+              <div class="pair">
+                <div>
+                  <h3 class="label">Their reply</h3>
+                  <blockquote class="message">{preview(i.reply.text)}</blockquote>
+                </div>
+                <div>
+                  <h3 class="label">The draft</h3>
+                  <p class="message draft">{preview(i.draftBody)}</p>
+                </div>
+              </div>
               <p>
                 <a href={`${base}/replies/${i.replyId}`}>{`Review the draft for ${i.reply.fromName ?? i.reply.fromEmail}`}</a>
               </p>

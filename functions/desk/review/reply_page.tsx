@@ -33,36 +33,42 @@ export async function renderReplyPage(args: PageArgs, opts: { status?: number; n
           <p>{opts.notice.message}</p>
         </div>
       ) : null}
-      <section aria-labelledby="reply-title">
-        <h2 id="reply-title">The prospect’s reply</h2>
-        <dl class="fields">
-          <dt>From</dt>
-          <dd>{reply.fromName ? `${reply.fromName} <${reply.fromEmail}>` : reply.fromEmail}</dd>
-          <dt>Subject</dt>
-          <dd>{reply.subject ?? '(no subject)'}</dd>
-          <dt>Received</dt>
-          <dd>{when(reply.receivedAt)}</dd>
-          <dt>Campaign</dt>
-          <dd>{page.campaignName}</dd>
-        </dl>
-        <blockquote class="message">{reply.bodyStripped}</blockquote>
-      </section>
-      <Decision page={page} base={base} csrf={session.csrfToken} approver={session.user.name} sha={page.draft ? await draftFingerprint(page.draft.body) : ''} />
-      <section aria-labelledby="thread-title">
-        <h2 id="thread-title">Conversation</h2>
-        {page.thread.length === 0 ? (
-          <p>No messages recorded.</p>
-        ) : (
-          <ol class="thread">
-            {page.thread.map((m) => (
-              <li class={m.replyId === reply.id && m.role === 'reply' ? `${m.role} current` : m.role}>
-                <span class="meta">{`${ROLE[m.role]} · ${when(m.at)}${m.replyId === reply.id && m.role === 'reply' ? ' · this reply' : ''}`}</span>
-                <p>{m.content}</p>
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      {/* On wide screens (the stylesheet's .review-grid) the reply and the thread on the left, the draft and its
+          decisions on the right; on a phone one column in this order: the reply, the draft, then the thread. */}
+      <div class="review-grid">
+        <section aria-labelledby="reply-title" class="area-reply">
+          <h2 id="reply-title">The prospect’s reply</h2>
+          <dl class="fields">
+            <dt>From</dt>
+            <dd>{reply.fromName ? `${reply.fromName} <${reply.fromEmail}>` : reply.fromEmail}</dd>
+            <dt>Subject</dt>
+            <dd>{reply.subject ?? '(no subject)'}</dd>
+            <dt>Received</dt>
+            <dd>{when(reply.receivedAt)}</dd>
+            <dt>Campaign</dt>
+            <dd>{page.campaignName}</dd>
+          </dl>
+          <blockquote class="message">{reply.bodyStripped}</blockquote>
+        </section>
+        <div class="area-decision">
+          <Decision page={page} base={base} csrf={session.csrfToken} approver={session.user.name} sha={page.draft ? await draftFingerprint(page.draft.body) : ''} />
+        </div>
+        <section aria-labelledby="thread-title" class="area-thread">
+          <h2 id="thread-title">Conversation</h2>
+          {page.thread.length === 0 ? (
+            <p>No messages recorded.</p>
+          ) : (
+            <ol class="thread">
+              {page.thread.map((m) => (
+                <li class={m.replyId === reply.id && m.role === 'reply' ? `${m.role} current` : m.role}>
+                  <span class="meta">{`${ROLE[m.role]} · ${when(m.at)}${m.replyId === reply.id && m.role === 'reply' ? ' · this reply' : ''}`}</span>
+                  <p>{m.content}</p>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
     </Layout>,
     (opts.status ?? 200) as 200,
   );
