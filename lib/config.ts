@@ -31,13 +31,14 @@ const ConfigSchema = z.object({
   QSTASH_TOKEN: z.string().optional(),
   QSTASH_CURRENT_SIGNING_KEY: z.string().optional(),
   QSTASH_NEXT_SIGNING_KEY: z.string().optional(),
-  PUBLIC_BASE_URL: z.string().optional(),
+  // Links, cookies and CSRF origins are built from these: a value that is no http(s) URL fails at load, not per request.
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   // Browser origins allowed to call the tool server (comma list); any other Origin gets 403 (DNS rebinding).
   MCP_ALLOWED_ORIGINS: z
     .string()
     .optional()
     .transform((v) => (v ?? '').split(',').map((s) => s.trim().replace(/\/$/, '')).filter(Boolean)),
-  PORTAL_URL: z.string().optional(),
+  PORTAL_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_TOKEN: z.string().optional(),
   ENCRYPTION_KEY: z.string().optional(),
   // The key being rotated out: still decrypts what it encrypted until `npm run secrets:rotate` has moved it.

@@ -12,5 +12,6 @@ import { assertDraftUnchanged, readReplyDraft } from './pending';
 export async function approveAtDesk({ services, session, replyId, seen }: { services: Services; session: WebSession; replyId: string; seen: string }) {
   const { draft } = await readReplyDraft(services.db, deskTenant(session), replyId);
   if (draft) await assertDraftUnchanged(draft.body, seen);
-  return approveDraft({ deps: services, actor: deskActor(session), replyId, approver: deskApprover(session) });
+  // The verb checks the text again under the reply's row lock: what goes out is what this person read.
+  return approveDraft({ deps: services, actor: deskActor(session), replyId, approver: deskApprover(session), expectedBody: draft?.body });
 }

@@ -21,14 +21,17 @@ export async function editAndApproveAtDesk({ services, session, replyId, body, s
   // meanwhile sent, rejected or skipped.
   const draft = await pendingDraft(services.db, deskTenant(session), replyId);
   await assertDraftUnchanged(draft.body, seen);
-  const edited = body !== draft.body;
+  // A textarea posts CRLF line ends: an unchanged text is a plain approval, not an edit that teaches the assistant.
+  const edited = body !== draft.body.replace(/\r\n/g, '\n');
+  const toSend = edited ? body : draft.body;
   if (edited) {
     // The suggestion the reviewer edited: the AI's original when the draft carries one, else the queued text.
     const original = draft.originalSuggestion ?? draft.body;
-    await sendReply({ deps: services, actor, replyId, input: { body, original_suggestion: original, edited: true } });
+    // Under the row lock: only the draft this person read is replaced (none rejected, skipped or rewritten meanwhile).
+    await sendReply({ deps: services, actor, replyId, input: { body, original_suggestion: original, edited: true }, replacePending: { body: draft.body } });
   }
   try {
-    const result = await approveDraft({ deps: services, actor, replyId, approver: deskApprover(session) });
+    const result = await approveDraft({ deps: services, actor, replyId, approver: deskApprover(session), expectedBody: toSend });
     return { status: 'sent', result, edited };
   } catch (err) {
     if (edited && err instanceof ApiError) return { status: 'saved_not_sent', refusal: err };

@@ -2,9 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { drafts, replies } from '../../schema';
 import { sha256Hex } from '../crypto/secrets';
 import type { Db } from '../db/types';
-import { ApiError } from '../errors';
-import { noPendingDraft } from '../sending/approve_draft';
-import { alreadySent } from '../sending/send_reply';
+import { alreadySent, draftChangedMeanwhile, noPendingDraft } from '../sending/refusals';
 import type { Tenant } from '../tenancy';
 import { isReplyId, noReplyHere } from './reply';
 
@@ -16,9 +14,6 @@ import { isReplyId, noReplyHere } from './reply';
  * decides exactly-once and every other rule).
  */
 export const draftFingerprint = (body: string) => sha256Hex(body);
-
-export const draftChanged = () =>
-  new ApiError('conflict', 'The draft was changed after you opened it, so nothing was done. Open it again to read the new text.');
 
 /** A reply's state and pending draft (null when none) in the tenant; 404 for an unknown or another tenant's reply. */
 export async function readReplyDraft(db: Db, tenant: Tenant, replyId: string) {
@@ -45,5 +40,5 @@ export async function pendingDraft(db: Db, tenant: Tenant, replyId: string) {
 
 /** Refuses when the draft's text is no longer the text the page showed. */
 export async function assertDraftUnchanged(body: string, seen: string) {
-  if ((await draftFingerprint(body)) !== seen) throw draftChanged();
+  if ((await draftFingerprint(body)) !== seen) throw draftChangedMeanwhile();
 }

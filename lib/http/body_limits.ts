@@ -25,6 +25,12 @@ const RULES: Rule[] = [
     match: (p) => /^\/admin\/v1\/clients\/[^/]+\/(table-pushes|sequencer-snapshot)$/.test(p),
     maxBytes: 4 * MB,
   },
+  {
+    // URL-encoding takes up to 9 bytes per character (CJK), and the desk accepts a 40,000-character reply.
+    why: "the portal's and desk's form posts: a reply or note typed in any script, URL-encoded",
+    match: (p) => !p.startsWith('/v1/') && !p.startsWith('/admin/') && /\/(desk\/replies\/[^/]+\/(approve|edit|reject|skip)|leads\/[^/]+)$/.test(p),
+    maxBytes: 512 * KB,
+  },
   { why: 'table tools post rows to the bridge (agency spec §8: 256 KB)', match: (p) => p.startsWith('/v1/bridge/'), maxBytes: MAX_BRIDGE_BODY_BYTES },
 ];
 

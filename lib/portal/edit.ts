@@ -47,7 +47,8 @@ export function parsePortalEdit(form: Record<string, string>): PortalEdit {
   const date = form.next_action_date?.trim() ?? '';
   const actionNote = form.next_action_note?.trim() ?? '';
   if (date) {
-    if (!ISO_DATE.test(date) || Number.isNaN(Date.parse(date))) throw new ApiError('validation_error', 'The next action date must be a date (YYYY-MM-DD).');
+    // A real calendar day, as the CRM API's date check wants (2024-02-31 parses, but is no day).
+    if (!ISO_DATE.test(date) || Number.isNaN(Date.parse(date)) || new Date(date).toISOString().slice(0, 10) !== date) throw new ApiError('validation_error', 'The next action date must be a date (YYYY-MM-DD).');
     if (actionNote.length > NEXT_ACTION_NOTE_MAX) throw new ApiError('validation_error', `The next action note may have at most ${NEXT_ACTION_NOTE_MAX} characters.`);
     patch.next_action = { date, note: actionNote };
   } else if (actionNote) {

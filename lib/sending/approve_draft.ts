@@ -6,13 +6,12 @@ import { findReplyForUpdate } from '../leads/find_reply';
 import { tenantOf } from '../tenancy';
 import { auditReply } from './audit';
 import { sendNow } from './send_now';
-import { alreadySent } from './send_reply';
+
+export { noPendingDraft } from './refusals';
+import { alreadySent, draftChangedMeanwhile, noPendingDraft } from './refusals';
 import { isRefused, keyDetail, type Refused, type SendActor, type SendDeps, type SentResult } from './types';
 
 export type ApprovedResult = SentResult & { suggestion_id: string; approver: string };
-
-export const noPendingDraft = () =>
-  new ApiError('no_pending_draft', 'this reply has no draft waiting for review (send one with POST /v1/replies/{id}/send first)');
 
 /**
  * POST /v1/replies/{id}/approve: sends the queued draft as it stands (latest body), with the approver recorded,
@@ -25,6 +24,7 @@ export async function approveDraft({
   replyId,
   approver,
   audit,
+  expectedBody,
 }: {
   deps: SendDeps;
   actor: SendActor;
@@ -32,6 +32,11 @@ export async function approveDraft({
   approver: string;
   /** The agency audit actor (./audit.ts): its row commits with the send. */
   audit?: string | null;
+  /**
+   * The draft text the approver read (a person at the review desk): checked under the reply's row lock, so a draft
+   * replaced meanwhile is refused (409 conflict) instead of sent under a name that never read it.
+   */
+  expectedBody?: string;
 }): Promise<ApprovedResult> {
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx): Promise<ApprovedResult | Refused> => {
@@ -51,6 +56,7 @@ export async function approveDraft({
     }
     const [draft] = await tx.select().from(drafts).where(eq(drafts.replyId, reply.id));
     if (!draft) return { refused: noPendingDraft() };
+    if (expectedBody !== undefined && draft.body !== expectedBody) return { refused: draftChangedMeanwhile() };
     const sent = await sendNow({
       tx,
       deps,

@@ -5,8 +5,7 @@ import { recordDecision } from '../decisions/record';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { tenantOf } from '../tenancy';
 import { auditReply } from './audit';
-import { noPendingDraft } from './approve_draft';
-import { alreadySent } from './send_reply';
+import { alreadySent, noPendingDraft } from './refusals';
 import { keyDetail, type SendActor } from './types';
 
 /**

@@ -8,6 +8,7 @@ import { findReplyForUpdate } from '../leads/find_reply';
 import { auditReply } from './audit';
 import { optedOutRefusal } from '../suppression/guard';
 import { tenantOf } from '../tenancy';
+import { alreadySent, draftChangedMeanwhile, noPendingDraft } from './refusals';
 import { editInfo } from './learn';
 import { sendNow, type LockedReply } from './send_now';
 import { isRefused, keyDetail, type QueuedReason, type QueuedResult, type Refused, type SendActor, type SendDeps, type SendInput, type SentResult } from './types';
@@ -42,12 +43,19 @@ export async function sendReply({
   replyId,
   input,
   audit,
+  replacePending,
 }: {
   deps: SendDeps;
   actor: SendActor;
   replyId: string;
   input: SendInput;
   audit?: string | null;
+  /**
+   * Only replace the draft waiting for review, whose text the caller read (a person's edit at the review desk):
+   * under the row lock, no draft → no_pending_draft (rejected or skipped meanwhile; nothing is queued anew), another
+   * text → conflict.
+   */
+  replacePending?: { body: string };
 }): Promise<SentResult | QueuedResult> {
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx): Promise<SentResult | QueuedResult | Refused> => {
@@ -68,6 +76,8 @@ export async function sendReply({
       return { refused: optedOut };
     }
     const [draft] = await tx.select().from(drafts).where(eq(drafts.replyId, reply.id));
+    if (replacePending && !draft) return { refused: noPendingDraft() };
+    if (replacePending && draft.body !== replacePending.body) return { refused: draftChangedMeanwhile() };
     const info = editInfo(input.body, input.original_suggestion, input.edited);
     const editDetail = info.editDistance !== null ? { edit_distance: info.editDistance, edited: info.edited } : {};
 
@@ -83,13 +93,16 @@ export async function sendReply({
     // drafts.key_id is the API key behind the draft (it names "queued by" and its autonomy level). A person's edit
     // at the review desk ('desk_user:…') has no key: the draft stays with the key that queued it, and the person is
     // the Decision Trail actor.
-    const keyId = apiKeyIdOf(actor) ?? draft?.keyId ?? null;
-    const draftValues = { body: input.body, originalSuggestion: info.original, edited: info.edited, keyId, reason, updatedAt: now };
+    const person = apiKeyIdOf(actor) === null;
+    const keyId = person ? (draft?.keyId ?? null) : actor.keyId;
+    // Likewise the reason it was queued stays the key's: a person's edit grants or withholds no autonomy.
+    const queuedReason = person && draft ? (draft.reason as QueuedReason) : reason;
+    const draftValues = { body: input.body, originalSuggestion: info.original, edited: info.edited, keyId, reason: queuedReason, updatedAt: now };
     if (draft) {
       await tx.update(drafts).set(draftValues).where(eq(drafts.replyId, reply.id));
-      await trail('reply.draft_replaced', { reason, autonomy_level: actor.autonomyLevel, suggestion_id: draft.suggestionId, ...editDetail });
-      await audited('reply.draft_replaced', { reason, suggestion_id: draft.suggestionId });
-      return queued(reply.id, reason, draft.suggestionId, true);
+      await trail('reply.draft_replaced', { reason: queuedReason, autonomy_level: actor.autonomyLevel, suggestion_id: draft.suggestionId, ...editDetail });
+      await audited('reply.draft_replaced', { reason: queuedReason, suggestion_id: draft.suggestionId });
+      return queued(reply.id, queuedReason, draft.suggestionId, true);
     }
     const out = await queueDraft(tx, { locked, actor, reason, draftValues, editDetail, trail, now });
     await audited('reply.queued', { reason, suggestion_id: out.suggestion_id });
@@ -133,5 +146,4 @@ const queued = (replyId: string, reason: QueuedReason, suggestionId: string, rep
   replaced,
 });
 
-export const alreadySent = (sentAt: Date | null) =>
-  new ApiError('already_sent', `this reply was already sent${sentAt ? ` at ${sentAt.toISOString()}` : ''}`);
+export { alreadySent } from './refusals';

@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { tenantOf } from '../tenancy';
 import { auditReply } from './audit';
-import { alreadySent } from './send_reply';
+import { alreadySent } from './refusals';
 import { keyDetail, type SendActor } from './types';
 
 /**

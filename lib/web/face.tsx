@@ -155,7 +155,13 @@ export function faceMiddleware(face: Face): MiddlewareHandler<AppEnv> {
       return page(401, 'Please sign in', 'Open the sign-in link you received by email. Links work once and for 15 minutes; ask your agency for a new one if yours has expired.');
     }
     if (c.req.method === 'POST') {
-      const form = await readForm(c);
+      let form: Record<string, string> | null;
+      try {
+        form = await readForm(c);
+      } catch (err) {
+        if (err instanceof ApiError && err.status < 500) return page(400, 'Cannot read this form', err.message, session);
+        throw err;
+      }
       if (!form || !sameToken(form._csrf, session.csrfToken)) {
         return page(403, 'Form refused', 'This form has expired or was not sent from this page, so nothing was done. Reload the page and try again.', session);
       }
@@ -183,9 +189,17 @@ export function faceMiddleware(face: Face): MiddlewareHandler<AppEnv> {
 export async function readForm(c: Context<AppEnv>): Promise<Record<string, string> | null> {
   const type = c.req.header('content-type') ?? '';
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return null;
-  const body = await c.req.parseBody();
+  let body: Record<string, unknown>;
+  try {
+    body = await c.req.parseBody();
+  } catch {
+    // A multipart body without its boundary, or cut short: no form this site can read (never a 500).
+    throw new ApiError('validation_error', 'The form could not be read. Reload the page and try again.');
+  }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  // PostgreSQL stores no NUL in text: refused here with a sentence, as the JSON API refuses it (lib/http/nul_guard).
+  if (Object.values(out).some((v) => v.includes('\0'))) throw new ApiError('validation_error', 'The form holds a NUL character, which cannot be saved. Remove it and try again.');
   return out;
 }
 
@@ -209,18 +223,20 @@ async function signInRoute(
   page: (status: number, title: string, message: string) => Response | Promise<Response>,
 ) {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') {
-    const state = await inspectSignInLink(services.db, token, now);
+    const state = await inspectSignInLink(services.db, token, now, face.kind);
     if (!state.ok) return page(LINK_REFUSAL[state.reason].status, LINK_REFUSAL[state.reason].title, LINK_REFUSAL[state.reason].message);
     return c.html(<SignInPage base={base} faceName={face.name} action={`${base}/sign-in/${token}`} />);
   }
   if (c.req.method !== 'POST') return page(405, 'Not available', 'Use the button on the sign-in page.');
-  const state = await consumeSignInLink(services.db, token, now);
+  const state = await consumeSignInLink(services.db, token, now, face.kind);
   if (!state.ok) return page(LINK_REFUSAL[state.reason].status, LINK_REFUSAL[state.reason].title, LINK_REFUSAL[state.reason].message);
   await revokeSession(services.db, getCookie(c, face.cookieName), now);
   const { cookieValue } = await startSession(services.db, state.userId, now);
   setCookie(c, face.cookieName, cookieValue, {
     httpOnly: true,
-    secure: !isLoopback(new URL(c.req.url).hostname),
+    // Secure unless the browser is on loopback: an https face URL always wins, so a proxy that forwards to
+    // 127.0.0.1 without the Host header cannot drop the flag in production.
+    secure: new URL(face.url(services.config)).protocol === 'https:' || !isLoopback(new URL(c.req.url).hostname),
     sameSite: 'Lax',
     path: base || '/',
     maxAge: SESSION_ABSOLUTE_MS / 1000,

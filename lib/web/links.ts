@@ -1,5 +1,5 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
-import { signInLinks } from '../../schema';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { signInLinks, webUsers } from '../../schema';
 import { randomToken, sha256Hex } from '../crypto/secrets';
 import type { Db } from '../db/types';
 
@@ -17,12 +17,19 @@ export async function issueSignInLink(db: Db, userId: string, now: Date): Promis
   return token;
 }
 
+export type FaceKind = 'portal' | 'desk';
+
 export type LinkState = { ok: true; userId: string } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
 
 /** What a link would do now, without using it (the GET page shows the refusal before offering the button). */
-export async function inspectSignInLink(db: Db, token: string, now: Date): Promise<LinkState> {
+export async function inspectSignInLink(db: Db, token: string, now: Date, kind: FaceKind): Promise<LinkState> {
   if (!plausibleToken(token)) return { ok: false, reason: 'unknown' };
-  const [link] = await db.select().from(signInLinks).where(eq(signInLinks.tokenHash, await sha256Hex(token)));
+  // A link belongs to one face: a portal link opened at /desk is unknown there (and is not used up).
+  const [link] = await db
+    .select({ userId: signInLinks.userId, usedAt: signInLinks.usedAt, expiresAt: signInLinks.expiresAt })
+    .from(signInLinks)
+    .innerJoin(webUsers, eq(webUsers.id, signInLinks.userId))
+    .where(and(eq(signInLinks.tokenHash, await sha256Hex(token)), eq(webUsers.kind, kind)));
   if (!link) return { ok: false, reason: 'unknown' };
   if (link.usedAt) return { ok: false, reason: 'used' };
   if (link.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
@@ -33,14 +40,15 @@ export async function inspectSignInLink(db: Db, token: string, now: Date): Promi
  * Uses the link: one conditional UPDATE, so of two concurrent sign-ins with one link exactly one wins; the loser
  * (and every later try) is told why it lost.
  */
-export async function consumeSignInLink(db: Db, token: string, now: Date): Promise<LinkState> {
+export async function consumeSignInLink(db: Db, token: string, now: Date, kind: FaceKind): Promise<LinkState> {
   if (!plausibleToken(token)) return { ok: false, reason: 'unknown' };
   const hash = await sha256Hex(token);
+  const ofThisFace = db.select({ id: webUsers.id }).from(webUsers).where(eq(webUsers.kind, kind));
   const [used] = await db
     .update(signInLinks)
     .set({ usedAt: now })
-    .where(and(eq(signInLinks.tokenHash, hash), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
+    .where(and(eq(signInLinks.tokenHash, hash), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now), inArray(signInLinks.userId, ofThisFace)))
     .returning({ userId: signInLinks.userId });
   if (used) return { ok: true, userId: used.userId };
-  return inspectSignInLink(db, token, now);
+  return inspectSignInLink(db, token, now, kind);
 }

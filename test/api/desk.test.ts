@@ -3,10 +3,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drafts, replies } from '../../schema';
+import { approveDraft, sendReply } from '../../lib/sending';
 import { freshLimitWindow, startTestEnv, type TestEnv } from '../helpers/harness';
 import { newTenant } from '../helpers/tenant';
 import { act, draftShaOf, queuedDraft, queueIdsOf, signInDesk } from './desk_helpers';
-import { page } from './portal_helpers';
+import { invitePortalUser, page, signIn } from './portal_helpers';
 import { eventsOf, keyAt, outbox, trail } from './send_helpers';
 
 let env: TestEnv;
@@ -349,5 +350,73 @@ describe('security', () => {
     const shown = await page(env, `/desk/replies/${r.id}`, { cookie: desk.cookie });
     expect(shown.html).toContain('&lt;/textarea&gt;&lt;script&gt;alert(3)');
     expect(shown.headers.get('content-security-policy')).toContain("script-src 'none'");
+  });
+});
+
+describe('hardening (code review)', () => {
+  it('a NUL in a form field and an unreadable multipart body are 400 pages; nothing changes', async () => {
+    const t = await newTenant(env);
+    const desk = await signInDesk(env, t);
+    const r = await queuedDraft(t, 'keep me');
+    const nul = await act(env, desk, r.id, 'edit', { body: 'hello\u0000world' });
+    expect(nul.status, nul.html).toBe(400);
+    expect(nul.html).toContain('NUL character');
+    const reject = await act(env, desk, r.id, 'reject', { reason: 'a\u0000b' });
+    expect(reject.status).toBe(400);
+    const broken = await env.app.request(`/desk/replies/${r.id}/reject`, {
+      method: 'POST',
+      headers: { cookie: desk.cookie, origin: 'http://localhost', 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: 'garbage',
+    });
+    expect(broken.status).toBe(400);
+    expect(await broken.text()).toContain('could not be read');
+    expect((await draftRow(r.id)).body).toBe('keep me');
+    expect((await replyRow(r.id)).status).toBe('queued');
+  });
+
+  it('a long edit in a non-Latin script (URL-encoded far past 50 KB) is saved and sent', async () => {
+    const t = await newTenant(env);
+    const desk = await signInDesk(env, t);
+    const r = await queuedDraft(t, 'short');
+    const long = '返信ありがとうございます。'.repeat(700); // 9,100 characters, ~82 KB URL-encoded
+    const res = await act(env, desk, r.id, 'edit', { body: long });
+    expect(res.status, res.html.slice(0, 300)).toBe(303);
+    expect((await outbox(t)).map((m) => m.body)).toEqual([long]);
+  });
+
+  it("a person's edit keeps the reason the key's draft was queued for", async () => {
+    const t = await newTenant(env);
+    const desk = await signInDesk(env, t);
+    const first = (await t.reply({ from_email: 'lee@prospect.io' })).reply;
+    const second = await queuedDraft(t, 'original', { from_email: 'lee@prospect.io' }, await keyAt(t, 0));
+    expect((await draftRow(second.id)).reason).toBe('no_active_autonomy_grant');
+    expect((await t.call('POST', `/v1/replies/${first.id}/send`, { key: await keyAt(t, 2), body: { body: 'Sent first' } })).status).toBe(200);
+    // The cooldown refuses the send: the edit stays queued, with the key's reason, not the person's level.
+    expect((await act(env, desk, second.id, 'edit', { body: 'my better text' })).status).toBe(429);
+    expect(await draftRow(second.id)).toMatchObject({ body: 'my better text', reason: 'no_active_autonomy_grant' });
+  });
+
+  it('under the row lock: an approval of a text that is no longer the draft, and an edit of a draft that is gone, do nothing', async () => {
+    const t = await newTenant(env);
+    const r = await queuedDraft(t, 'the text the reviewer read');
+    const person = { orgId: t.org.id, clientId: null, keyId: 'desk_user:test', keyName: 'Pat (desk)', autonomyLevel: 1 };
+    await expect(approveDraft({ deps: env.services, actor: person, replyId: r.id, approver: 'Pat', expectedBody: 'another text' })).rejects.toMatchObject({ code: 'conflict' });
+    expect(await outbox(t)).toHaveLength(0);
+    await expect(sendReply({ deps: env.services, actor: person, replyId: r.id, input: { body: 'edit' }, replacePending: { body: 'stale' } })).rejects.toMatchObject({ code: 'conflict' });
+    expect((await draftRow(r.id)).body).toBe('the text the reviewer read');
+    const unanswered = (await t.reply({})).reply;
+    await expect(sendReply({ deps: env.services, actor: person, replyId: unanswered.id, input: { body: 'edit' }, replacePending: { body: 'x' } })).rejects.toMatchObject({ code: 'no_pending_draft' });
+    expect(await draftRow(unanswered.id)).toBeUndefined();
+    expect((await replyRow(unanswered.id)).status).toBe('unanswered');
+  });
+
+  it("a portal link posted at the desk is unknown there and is not used up", async () => {
+    const t = await newTenant(env, { features: { crm: true } });
+    const { sign_in_url } = await invitePortalUser(t);
+    const token = new URL(sign_in_url).pathname.split('/').pop()!;
+    const atDesk = await page(env, `/desk/sign-in/${token}`, { form: {} });
+    expect(atDesk.status).toBe(400);
+    expect(atDesk.setCookie).toBeNull();
+    expect(await signIn(env, sign_in_url)).toMatch(/^ris_portal=/);
   });
 });

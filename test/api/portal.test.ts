@@ -73,6 +73,20 @@ describe('sign-in', () => {
     expect(secure.setCookie!.toLowerCase()).toContain('; secure');
   });
 
+  it('an https PORTAL_URL makes the cookie Secure even when a proxy forwards to loopback without the Host header', async () => {
+    const https = await startTestEnv({ PORTAL_URL: 'https://portal.example.com/portal' });
+    try {
+      const t = await crmTenant(https);
+      const link = await invitePortalUser(t);
+      expect(link.sign_in_url.startsWith('https://portal.example.com/portal/sign-in/')).toBe(true);
+      const done = await page(https, new URL(link.sign_in_url).pathname, { url: `http://127.0.0.1${new URL(link.sign_in_url).pathname}`, form: {}, origin: 'https://portal.example.com' });
+      expect(done.status, done.html).toBe(303);
+      expect(done.setCookie!.toLowerCase()).toContain('; secure');
+    } finally {
+      await https.close();
+    }
+  });
+
   it('a used link and an expired link are refused with a page and no session', async () => {
     const t = await crmTenant(env);
     const used = await invitePortalUser(t);
@@ -300,6 +314,10 @@ describe('editing a lead from the portal', () => {
     for (const [form, text] of [
       [{ ...base, phase: 'bogus' }, 'Phase must be one of'],
       [{ ...base, next_action_date: '24.12.2026' }, 'must be a date'],
+      // Parses, but is no calendar day (the CRM API refuses it too).
+      [{ ...base, next_action_date: '2024-02-31' }, 'must be a date'],
+      // PostgreSQL stores no NUL: a sentence, never a 500.
+      [{ ...base, note: 'x\u0000y' }, 'NUL character'],
       [{ ...base, next_action_note: 'no date' }, 'needs a date'],
       [{ _csrf: csrf, phase: 'won' }, 'reload the page'],
       [{ ...base, note: 'x'.repeat(5_001) }, 'at most 5000'],

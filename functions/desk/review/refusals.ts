@@ -34,6 +34,11 @@ export function deskRefusal(err: ApiError): Refusal {
     case 'recipient_opted_out':
       return { status: 409, title: 'Opted out', message: `Nothing can be sent to this recipient: ${err.message}. Reject or skip this reply instead.` };
     case 'provider_error':
+      // An unconfirmed send may have reached the prospect: never tell the reviewer it did not (approving again after
+      // the cooldown could send it twice).
+      if (/did not confirm/.test(err.message)) {
+        return { status: 502, title: 'May have been sent', message: `${err.message[0].toUpperCase()}${err.message.slice(1)}. The draft is still listed; check before you approve it again.` };
+      }
       return { status: 502, title: 'Not sent', message: `${err.message[0].toUpperCase()}${err.message.slice(1)}. The draft is still waiting.` };
     case 'not_found':
       return { status: 404, title: 'Not found', message: 'There is no reply at this address.' };
