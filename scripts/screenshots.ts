@@ -14,7 +14,7 @@ import { ingestReply } from '../lib/ingest/ingest_reply';
 import { createCampaign, createClient, createKey, createOrg } from '../lib/orgs/admin';
 import { createNodeServices, type NodeServices } from '../lib/runtime/node';
 import { DESKTOP, launchChromium, missingBrowser, PHONE } from '../test/browser/chromium';
-import { freePort } from '../test/browser/free_port';
+import { freePort } from '../test/helpers/free_port';
 import { serveNode } from './node_server';
 
 const OUT = 'docs/screenshots';

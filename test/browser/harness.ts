@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { serveNode } from '../../scripts/node_server';
 import { startTestEnv, type TestEnv } from '../helpers/harness';
 import { DESKTOP, launchChromium, missingBrowser } from './chromium';
-import { freePort } from './free_port';
+import { freePort } from '../helpers/free_port';
 
 export { DESKTOP, PHONE } from './chromium';
 
