@@ -24,13 +24,14 @@ const SETS: [string, string][] = [
   ['fifth fresh set', 'replies.fresh5.json'],
   ['sixth fresh set', 'replies.fresh6.json'],
   ['seventh fresh set', 'replies.fresh7.json'],
+  ['eighth fresh set', 'replies.fresh8.json'],
 ];
 /**
  * Sets written after the last tuning, scored as blind rows (misses listed) and never used for training or the
- * cross-validation. One line per set, e.g. `['eighth fresh set (blind)', 'replies.fresh8.json'],`; a file that is
+ * cross-validation. One line per set, e.g. `['ninth fresh set (blind)', 'replies.fresh9.json'],`; a file that is
  * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
  */
-const BLIND_SETS: [string, string][] = [['eighth fresh set (blind)', 'replies.fresh8.json']];
+const BLIND_SETS: [string, string][] = [];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');
 
@@ -84,6 +85,7 @@ const UNSEEN_RULES: Record<string, string> = {
   'replies.fresh5.json': 'a101b7a', // the rules as they scored fresh5 blind (88.4 %); never tuned on it
   'replies.fresh6.json': 'a101b7a', // the rules as they scored fresh6 blind (86.8 %), before the ooo convention
   'replies.fresh7.json': 'bbcedd4', // the rules as they scored fresh7 blind (83.2 % alone, 88.0 % with the model)
+  'replies.fresh8.json': 'b49a4fa', // the rules as they scored fresh8 blind (87.2 % alone, 93.2 % with the model)
 };
 type RuleEngine = (text: string, opts: { subject?: string }) => { classification: Classification; signals?: string[] };
 

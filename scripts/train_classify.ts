@@ -17,6 +17,7 @@ export const TRAINING_SETS = [
   'replies.fresh5.json',
   'replies.fresh6.json',
   'replies.fresh7.json',
+  'replies.fresh8.json',
 ] as const;
 
 export function loadSet(name: string): LabelledReply[] {

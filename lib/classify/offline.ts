@@ -2,7 +2,7 @@ import { extractFeatures } from './features';
 import { combine, loadModel, predict, type LoadedModel } from './model';
 import { MODEL } from './model_data';
 import { detectReturnDate } from './return_date';
-import { ABSENCE_REFERRAL, NEGATOR, NOT_NEGATION, OOO_SUBJECT, OPT_OUT, PRICE_RESERVATION, SIGNALS, VALEDICTION } from './signals';
+import { ABSENCE_REFERRAL, NEGATOR, NOT_NEGATION, OOO_SUBJECT, OPT_OUT, OPT_OUT_NEGATED, PLAIN_FORWARD, PRICE_RESERVATION, SIGNALS, VALEDICTION } from './signals';
 import { stripQuoted } from './strip_quoted';
 import type { Classification, OfflineResult } from './types';
 
@@ -129,11 +129,25 @@ export function classifyRules(text: string, opts: { subject?: string } = {}): Of
   return rulesOn(ownText(text), normalise(opts.subject ?? ''));
 }
 
+const OPT_OUT_ALL = OPT_OUT.map((re) => new RegExp(re.source, re.flags.replace('g', '') + 'g'));
+
+/** Rule 1: an opt-out request anywhere in the own text, unless negated just before ("ich will mich nicht austragen"). */
+function optOutRequested(text: string): boolean {
+  for (const re of OPT_OUT_ALL) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (!OPT_OUT_NEGATED.test(text.slice(Math.max(0, m.index - 60), m.index))) return true;
+      if (m[0].length === 0) re.lastIndex++;
+    }
+  }
+  return false;
+}
+
 function rulesOn(own: string, subject: string): OfflineResult {
 
   // Also test with punctuation flattened: "Stop. Emailing. Me."
   const flat = own.replace(/[.,;!]+/g, ' ').replace(/\s+/g, ' ');
-  if (OPT_OUT.some((re) => re.test(own) || re.test(flat))) {
+  if (optOutRequested(own) || optOutRequested(flat)) {
     return { classification: 'not_interested', confidence: 0.97, signals: ['ni.opt_out'] };
   }
 
@@ -164,15 +178,21 @@ function rulesOn(own: string, subject: string): OfflineResult {
     signals.push('rule.ooo_with_interest');
     return { classification: 'hot', confidence: 0.6, signals };
   }
+  // A notice that declares itself automatic or its mailbox dead is `ooo` (label convention) even when its referral
+  // wording ("X ya no trabaja con nosotros", "please contact …") outweighs it: the mail system wrote it.
+  if (ranked[0] === 'cold' && signals.includes('ooo.dead_mailbox') && scores.hot === 0 && scores.not_interested === 0) {
+    return { classification: 'ooo', confidence: 0.7, signals: [...signals, 'rule.machine_notice'] };
+  }
   if (reservedPriceQuestion(own, signals)) {
     return { classification: 'warm', confidence: 0.7, signals: [...signals, 'rule.price_reservation'] };
   }
   const best = ranked[0];
   if (scores[best] <= 0) return { classification: 'cold', confidence: 0.3, signals: ['cold.no_signal'] };
+  if (best === 'cold' && plainForward(own, signals)) signals.push('cold.plain_forward');
   return { classification: best, confidence: confidenceFrom(scores[best], scores[ranked[1]]), signals };
 }
 
-const PRICE_ASKED = ['hot.pricing', 'hot.price_words', 'hot.buying_words', 'hot.send_proposal_xx'];
+const PRICE_ASKED = ['hot.pricing', 'hot.price_words', 'hot.buying_words', 'hot.send_proposal_xx', 'hot.formal_offer'];
 // Signals a reservation may sit beside: the price itself, the word "demo", and the "not looking" / "already use X"
 // that a reservation is made of. Anything else (a proposed call, "not interested") keeps the scored verdict.
 const RESERVATION_COMPANIONS = [...PRICE_ASKED, 'hot.mention', 'ni.not_fit', 'ni.have_solution', 'ni.satisfied', 'ni.brush_off'];
@@ -182,6 +202,13 @@ function reservedPriceQuestion(own: string, signals: string[]): boolean {
   if (!signals.some((s) => PRICE_ASKED.includes(s))) return false;
   if (!signals.includes('warm.exploring') && !PRICE_RESERVATION.test(own)) return false;
   return signals.every((s) => !(s.startsWith('hot.') || s.startsWith('ni.')) || RESERVATION_COMPANIONS.includes(s));
+}
+
+/** A reply that is only a forward: one short sentence, a forward verb, no question, no other intent fired. */
+function plainForward(own: string, signals: string[]): boolean {
+  if (!PLAIN_FORWARD.test(own) || own.includes('?') || own.split(/\s+/).length > 14) return false;
+  if (own.replace(/[.!]+\s*$/, '').split(/[.!]\s+/).length > 1) return false;
+  return signals.every((s) => s.startsWith('cold.'));
 }
 
 let loaded: LoadedModel | null = null;
@@ -210,6 +237,10 @@ export function rulesDecide(r: { classification: Classification; signals: string
   // An off-topic personal question, and "we use X but are not happy with it": the model reads any question as
   // interest and any "we use X" as a no (docs/classifier.md); these two precise families decide alone.
   if (r.classification === 'cold' && r.signals.includes('cold.personal')) return true;
+  // Both sides of the forward convention are the rules' call: a bare forward is a referral (cold), a hand-off for an
+  // opinion is warm (17 of 17 warm in the nine sets). The model confuses the two: same verbs, different label.
+  if (r.classification === 'cold' && r.signals.includes('cold.plain_forward')) return true;
+  if (r.classification === 'warm' && r.signals.includes('warm.hand_off')) return true;
   const incumbent = r.signals.includes('ni.have_solution') || r.signals.includes('ni.satisfied');
   if (r.classification === 'warm' && incumbent && r.signals.includes('warm.unhappy_incumbent')) return true;
   return r.classification === 'warm' && r.signals.some((s) => DEFERRAL.includes(s));
