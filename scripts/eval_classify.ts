@@ -31,7 +31,7 @@ const SETS: [string, string][] = [
  * cross-validation. One line per set, e.g. `['ninth fresh set (blind)', 'replies.fresh9.json'],`; a file that is
  * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
  */
-const BLIND_SETS: [string, string][] = [];
+const BLIND_SETS: [string, string][] = [['ninth fresh set (blind)', 'replies.fresh9.json']];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');
 
