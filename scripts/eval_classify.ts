@@ -31,7 +31,10 @@ const SETS: [string, string][] = [
  * cross-validation. One line per set, e.g. `['ninth fresh set (blind)', 'replies.fresh9.json'],`; a file that is
  * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
  */
-const BLIND_SETS: [string, string][] = [['ninth fresh set (blind)', 'replies.fresh9.json']];
+const BLIND_SETS: [string, string][] = [
+  ['ninth fresh set (blind until round 10, whose brief quoted its misses)', 'replies.fresh9.json'],
+  ['tenth fresh set (blind)', 'replies.fresh10.json'],
+];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');
 
