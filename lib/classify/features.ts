@@ -13,8 +13,6 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-import { questionKindFeatures, questionKinds } from './question_kind';
-
 // Words, with a "?" kept as a token of its own: a question is evidence (warm curiosity, cold confusion).
 const TOKEN = /[a-z0-9]+(?:'[a-z]+)?|\?/g;
 // Char n-grams are the part that generalises across languages and spelling ("interess", "urlaub", "vacacion");
@@ -32,8 +30,8 @@ export interface FeatureInput {
 }
 
 /**
- * Features as 32-bit hashes of their names ("w:word", "b:w1 w2", "c:ngr", "s:subjectword", "sig:name", "rule:label",
- * "qk:kind", "k:kind") with a weight each; groups are scaled so that none dominates by sheer count. Char n-grams are hashed as they are
+ * Features as 32-bit hashes of their names ("w:word", "b:w1 w2", "c:ngr", "s:subjectword", "sig:name", "rule:label")
+ * with a weight each; groups are scaled so that none dominates by sheer count. Char n-grams are hashed as they are
  * read, without building strings: they are most of the features and this keeps a reply well under 0.1 ms.
  */
 export function extractFeatures(x: FeatureInput): Map<number, number> {
@@ -66,11 +64,6 @@ export function extractFeatures(x: FeatureInput): Map<number, number> {
   const meta = new Set<number>([fnv1a('len:' + Math.min(6, Math.floor(Math.log2(1 + words.length))))]);
   if (x.subject) for (const w of x.subject.match(TOKEN) ?? []) meta.add(fnv1a('s:' + w));
   addGroup(meta, add, 0.5);
-
-  // What the reply asks or offers (question_kind.ts): a product question vs a price, meeting or personal one, a
-  // proposed time. Unscaled, so one kind counts as much as a whole word group; cross-validated (docs/classifier.md,
-  // round 10): pooled unseen accuracy 94.0 → 95.0 %, with scale 0.5 and 2 within a tenth of a point of 1.
-  for (const name of questionKindFeatures(questionKinds(text))) add(fnv1a(name), 1);
 
   // Rule evidence: every signal name and the rules' verdict. Kept unscaled so a single strong signal counts.
   for (const s of x.signals) add(fnv1a('sig:' + s), 1);
