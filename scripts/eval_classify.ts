@@ -32,8 +32,8 @@ const SETS: [string, string][] = [
  * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
  */
 const BLIND_SETS: [string, string][] = [
-  ['ninth fresh set (blind until round 10, whose brief quoted its misses)', 'replies.fresh9.json'],
-  ['tenth fresh set (blind)', 'replies.fresh10.json'],
+  ['ninth fresh set (unseen by training; blind until round 10, whose brief quoted its misses)', 'replies.fresh9.json'],
+  ['tenth fresh set (unseen by training; scored blind once with round 10, then used to choose between engines)', 'replies.fresh10.json'],
 ];
 const showAllMisses = process.argv.includes('--misses');
 const cvMode = process.argv.includes('--cv');

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { drafts } from '../../schema';
 import { recordDecision } from '../decisions/record';
-import { ApiError } from '../errors';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { tenantOf } from '../tenancy';
 import { auditReply } from './audit';

@@ -3,7 +3,6 @@ import { drafts, replies } from '../../schema';
 import { randomToken } from '../crypto/secrets';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
-import { ApiError } from '../errors';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { auditReply } from './audit';
 import { optedOutRefusal } from '../suppression/guard';
