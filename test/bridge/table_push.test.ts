@@ -230,9 +230,15 @@ describe('the push job (simulated table tool)', () => {
     const ids = await seedLeads(env, t, 7);
     await setDestination(t);
     const lead = (await env.services.db.query.poolLeads.findFirst({ where: (l, { eq: is }) => is(l.id, ids[6]) }))!;
+    // While the first post is out, someone adds the last lead's company domain to the never-mail list. The other
+    // posts in flight wait until it is listed: no slot frees (and no later lead is checked) before it, under any load.
+    let listedNow!: () => void;
+    const listed = new Promise<void>((resolve) => (listedNow = resolve));
     const s = scriptedTool(async (_input, n) => {
-      // While the first post is out, someone adds the last lead's company domain to the never-mail list.
-      if (n === 1) await env.services.db.insert(suppressions).values({ orgId: t.org.id, clientId: t.client.id, kind: 'domain', value: lead.domain!, reason: 'manual', createdBy: 'test' });
+      if (n === 1) {
+        await env.services.db.insert(suppressions).values({ orgId: t.org.id, clientId: t.client.id, kind: 'domain', value: lead.domain!, reason: 'manual', createdBy: 'test' });
+        listedNow();
+      } else await listed;
       return ok;
     });
     const restore = useTool(env, s.tool);
