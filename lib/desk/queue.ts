@@ -1,11 +1,10 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import { apiKeys, campaigns, drafts, replies } from '../../schema';
 import type { Db } from '../db/types';
-import { ApiError } from '../errors';
+import { parsePageNumber } from '../web/paging';
 import type { Tenant } from '../tenancy';
 
 export const DESK_PAGE_SIZE = 20;
-const MAX_PAGE = 10_000;
 
 /** The key that queued (or last replaced) a draft: its name and autonomy level; null once the key is deleted. */
 export type QueuingKey = { name: string; autonomyLevel: number } | null;
@@ -21,13 +20,8 @@ export type DeskQueueItem = {
   reply: { fromEmail: string; fromName: string | null; subject: string | null; text: string; receivedAt: Date };
 };
 
-/** `?page=N` strictly: a value that is not a page is a sentence for a 400 page, never an empty list. */
-export function parseQueuePage(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isInteger(n) || n < 1 || n > MAX_PAGE) throw new ApiError('validation_error', `Page must be a whole number from 1 to ${MAX_PAGE}.`);
-  return n;
-}
+/** `?page=N` of the queue: the pages' one rule (lib/web/paging.ts). */
+export const parseQueuePage = parsePageNumber;
 
 /**
  * The drafts waiting for review in the desk user's organization, in the order of listReviewQueue (oldest queued

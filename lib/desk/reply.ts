@@ -1,13 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { apiKeys, campaigns, drafts, leads, replies, threadMessages } from '../../schema';
+import { and, eq } from 'drizzle-orm';
+import { apiKeys, campaigns, drafts, leads, replies } from '../../schema';
 import type { Db } from '../db/types';
 import { ApiError } from '../errors';
+import { isUuid } from '../ids';
+import { threadOfLead } from '../leads/thread';
 import type { Tenant } from '../tenancy';
 import type { QueuingKey } from './queue';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isReplyId = (id: string) => UUID.test(id);
+export const isReplyId = isUuid;
 export const noReplyHere = () => new ApiError('not_found', 'There is no reply at this address.');
 
 /**
@@ -29,11 +29,7 @@ export async function deskReplyPage(db: Db, tenant: Tenant, replyId: string) {
     .from(drafts)
     .leftJoin(apiKeys, and(eq(apiKeys.id, drafts.keyId), eq(apiKeys.orgId, tenant.orgId)))
     .where(and(eq(drafts.replyId, replyId), eq(drafts.orgId, tenant.orgId)));
-  const thread = await db
-    .select({ at: threadMessages.at, role: threadMessages.role, content: threadMessages.content, replyId: threadMessages.replyId })
-    .from(threadMessages)
-    .where(and(eq(threadMessages.orgId, tenant.orgId), eq(threadMessages.leadId, row.leadId)))
-    .orderBy(asc(threadMessages.at), asc(threadMessages.id));
+  const thread = await threadOfLead(db, tenant.orgId, row.leadId);
   const key: QueuingKey = pending && pending.keyName !== null && pending.keyLevel !== null ? { name: pending.keyName, autonomyLevel: pending.keyLevel } : null;
   return {
     reply: row.reply,

@@ -1,14 +1,16 @@
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import { campaigns, clients, decisions, leads, replies, threadMessages } from '../../schema';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { campaigns, clients, decisions, leads, replies } from '../../schema';
 import type { Db } from '../db/types';
 import { getCrmLead } from '../crm/get_lead';
 import { PHASES } from '../crm/update_lead';
 import { crmLeadView, crmScope, selectCrmLeads, type CrmLead, type CrmTenant } from '../crm/view';
 import { CRM_CLASSIFICATIONS } from '../crm/visibility';
 import { ApiError } from '../errors';
+import { isUuid } from '../ids';
+import { threadOfLead } from '../leads/thread';
+import { parsePageNumber } from '../web/paging';
 
 export const PORTAL_PAGE_SIZE = 50;
-const MAX_PAGE = 10_000;
 
 export type PortalFilters = { classification?: string; phase?: string; page: number };
 
@@ -25,11 +27,7 @@ export function parsePortalFilters(query: Record<string, string | undefined>): P
     if (!(PHASES as readonly string[]).includes(phase)) throw new ApiError('validation_error', `Phase must be one of ${PHASES.join(', ')}.`);
     f.phase = phase;
   }
-  if (query.page !== undefined && query.page !== '') {
-    const n = Number(query.page);
-    if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) throw new ApiError('validation_error', `Page must be a whole number from 1 to ${MAX_PAGE}.`);
-    f.page = n;
-  }
+  f.page = parsePageNumber(query.page);
   return f;
 }
 
@@ -71,13 +69,9 @@ export type TrailEntry = { at: string; actor: string; action: string; detail: Re
  * conversation in time order and its Decision Trail, both the lead's own entries and those of its replies.
  */
 export async function portalLeadPage(db: Db, tenant: CrmTenant, leadId: string, portalUrl: string) {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(leadId)) throw new ApiError('not_found', 'There is no lead at this address.');
+  if (!isUuid(leadId)) throw new ApiError('not_found', 'There is no lead at this address.');
   const lead = await getCrmLead({ db, tenant, leadId, portalUrl });
-  const thread = await db
-    .select({ at: threadMessages.at, role: threadMessages.role, content: threadMessages.content })
-    .from(threadMessages)
-    .where(and(eq(threadMessages.orgId, tenant.orgId), eq(threadMessages.leadId, lead.id)))
-    .orderBy(asc(threadMessages.at), asc(threadMessages.id));
+  const thread = await threadOfLead(db, tenant.orgId, lead.id);
   const trail = await db
     .select({ at: decisions.at, actor: decisions.actor, action: decisions.action, detail: decisions.detail })
     .from(decisions)

@@ -3,6 +3,7 @@ import { drafts, replies } from '../../schema';
 import { randomToken } from '../crypto/secrets';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
+import { isUuid } from '../ids';
 import { findReplyForUpdate } from '../leads/find_reply';
 import { auditReply } from './audit';
 import { optedOutRefusal } from '../suppression/guard';
@@ -14,9 +15,8 @@ import { isRefused, keyDetail, type QueuedReason, type QueuedResult, type Refuse
 
 export const newSuggestionId = () => `sug_${randomToken(16, 'base62')}`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The actor's API key id, or null for an actor that is a person (portal and desk users act as `kind_user:<id>`). */
-const apiKeyIdOf = (actor: SendActor) => (UUID.test(actor.keyId) ? actor.keyId : null);
+const apiKeyIdOf = (actor: SendActor) => (isUuid(actor.keyId) ? actor.keyId : null);
 
 function queueReason(level: number, hasDraft: boolean): QueuedReason {
   if (level <= 0) return 'no_active_autonomy_grant';
