@@ -18,6 +18,12 @@ export const TRAINING_SETS = [
   'replies.fresh6.json',
   'replies.fresh7.json',
   'replies.fresh8.json',
+  'replies.corpus_a.json',
+  'replies.corpus_b.json',
+  'replies.corpus_c.json',
+  'replies.corpus_d.json',
+  'replies.corpus_e.json',
+  'replies.corpus_f.json',
 ] as const;
 
 export function loadSet(name: string): LabelledReply[] {
