@@ -25,6 +25,12 @@ const SETS: [string, string][] = [
   ['sixth fresh set', 'replies.fresh6.json'],
   ['seventh fresh set', 'replies.fresh7.json'],
   ['eighth fresh set', 'replies.fresh8.json'],
+  ['round-11 corpus a (short, phone-written)', 'replies.corpus_a.json'],
+  ['round-11 corpus b (long, formal, threads)', 'replies.corpus_b.json'],
+  ['round-11 corpus c (questions: hot or warm)', 'replies.corpus_c.json'],
+  ['round-11 corpus d (cold, warm or no)', 'replies.corpus_d.json'],
+  ['round-11 corpus e (absences and notices)', 'replies.corpus_e.json'],
+  ['round-11 corpus f (mixed and messy)', 'replies.corpus_f.json'],
 ];
 /**
  * Sets written after the last tuning, scored as blind rows (misses listed) and never used for training or the
@@ -32,6 +38,8 @@ const SETS: [string, string][] = [
  * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
  */
 const BLIND_SETS: [string, string][] = [
+  ['eleventh fresh set (blind: written during round 11, scored once after it)', 'replies.fresh11.json'],
+  ['twelfth fresh set (blind: written during round 11, scored once after it)', 'replies.fresh12.json'],
   ['ninth fresh set (unseen by training; blind until round 10, whose brief quoted its misses)', 'replies.fresh9.json'],
   ['tenth fresh set (unseen by training; scored blind once with round 10, then used to choose between engines)', 'replies.fresh10.json'],
 ];
@@ -89,6 +97,13 @@ const UNSEEN_RULES: Record<string, string> = {
   'replies.fresh6.json': 'a101b7a', // the rules as they scored fresh6 blind (86.8 %), before the ooo convention
   'replies.fresh7.json': 'bbcedd4', // the rules as they scored fresh7 blind (83.2 % alone, 88.0 % with the model)
   'replies.fresh8.json': 'b49a4fa', // the rules as they scored fresh8 blind (87.2 % alone, 93.2 % with the model)
+  // The round-11 corpus sets were written after 3bdc04e; round 11 changed the rules a little after reading them.
+  'replies.corpus_a.json': '3bdc04e',
+  'replies.corpus_b.json': '3bdc04e',
+  'replies.corpus_c.json': '3bdc04e',
+  'replies.corpus_d.json': '3bdc04e',
+  'replies.corpus_e.json': '3bdc04e',
+  'replies.corpus_f.json': '3bdc04e',
 };
 type RuleEngine = (text: string, opts: { subject?: string }) => { classification: Classification; signals?: string[] };
 

@@ -77,6 +77,11 @@ const FRESH: [string, number, Floors][] = [
   ['replies.fresh2.json', 60, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
   ['replies.fresh3.json', 100, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
   ['replies.fresh4.json', 150, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
+  // Round 11's blind sets (docs/classifier.md): written while round 11 was tuned, by writers who saw nothing of the
+  // code or the other sets, kept out of the repository until the engine was final, then scored once: 97.2 % and
+  // 96.0 %, every label ≥ 0.90 precision and recall. The issue's target, kept as a floor from here on.
+  ['replies.fresh11.json', 250, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
+  ['replies.fresh12.json', 250, { accuracy: 0.95, precision: all(0.9), recall: all(0.9) }],
 ];
 
 describe.each(FRESH)('fresh reply set %s', (name, size, floors) => {

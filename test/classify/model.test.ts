@@ -71,18 +71,30 @@ describe('rules and model together', () => {
     expect(r.confidence).toBeLessThanOrEqual(0.99);
   });
 
-  it('never lets the model touch an opt-out, a hot, a not_interested or an ooo verdict of the rules', () => {
+  it('never lets the model touch an opt-out or a verdict that is a convention of its own (STANDING in offline.ts)', () => {
     for (const [text, label] of [
       ['unsubscribe', 'not_interested'],
       ['Quand êtes-vous disponible ?', 'hot'],
-      ['Not for us.', 'not_interested'],
-      ['Out of office until Monday.', 'ooo'],
+      ["I'm out of office until the 14th. Let's book a call when I'm back.", 'hot'],
+      ['This address is no longer in use. Please write to hello@northfield.io instead.', 'ooo'],
+      ["I'm in meetings all day, will reply tomorrow.", 'cold'],
     ] as const) {
       const rules = classifyRules(text);
       expect(rules.classification).toBe(label);
       expect(rulesDecide(rules)).toBe(true);
       expect(classifyOffline(text)).toEqual(rules);
     }
+  });
+
+  it("weighs the rules' other hot, not_interested and ooo verdicts like their cold and warm (round 11)", () => {
+    // Each was a rules verdict that stood until round 11; none carries a convention's signal.
+    for (const text of ['Not for us.', 'Out of office until Monday.', 'On holiday this week, but the answer is simple: no thanks.']) {
+      expect(rulesDecide(classifyRules(text))).toBe(false);
+    }
+    // A person who mentions being away and then says no, or asks a product question, is not an automatic notice.
+    expect(classifyOffline('On holiday this week, but the answer is simple: no thanks, we just renewed with our current supplier for three years.').classification).toBe('not_interested');
+    expect(classifyOffline('Estoy de vacaciones hasta el lunes. ¿Funciona con SAP Business One?').classification).toBe('warm');
+    expect(classifyOffline('Out of office until Monday.').classification).toBe('ooo');
   });
 
   it('keeps rule 4 (a no with a time qualifier is warm) out of the model\'s reach', () => {
