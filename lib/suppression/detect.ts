@@ -49,6 +49,14 @@ const MORE_REQUESTS: RegExp[] = [
   /\bdejen de (escribir|enviar|contactar|mandar)/,
   /\bno (quiero|queremos|deseo|deseamos) recibir mas (correos|e-?mails|mails|mensajes)\b|\bno (me|nos) (escriban|escribas|envien|mandes|manden) mas\b/,
   /\b(darse|darnos) de baja\b|\bbaja de (la|su|vuestra) lista\b/,
+  // Data-protection requests (GDPR art. 17 erasure, art. 21 objection; Spain's LSSI art. 21 for commercial mail):
+  // formal letters that never say "unsubscribe" but leave no doubt. Seen in round 11 of the classifier sets, where
+  // the label was right (not_interested) and the do-not-contact list stayed empty.
+  /\b(exercise|exercising) my right (to erasure|to object|to be forgotten)\b|\bi (hereby )?object to (the )?(processing|use) of my (personal )?data\b/,
+  /\bwiderspreche (ich )?(hiermit )?der (nutzung|verarbeitung|verwendung) meiner (personenbezogenen )?daten\b|\b(bitte|verlange|beantrage|fordere)[^.?!\n]{0,30}\bloschung (meiner|aller meiner) (personenbezogenen )?daten\b|\bloschen sie (bitte )?(alle )?meine (personenbezogenen )?daten\b/,
+  /\bje m'oppose (au traitement|a l'utilisation) de mes donnees\b|\b(j'exerce|exercer) mon droit (d'opposition|a l'effacement|de suppression)\b/,
+  /\b(ejerzo|ejercito|ejercer) (mi|el) derecho de (supresion|oposicion|cancelacion)\b|\bse abstengan? de (enviar|remitir|mandar)(me|nos)?\b|\beliminen? (todos )?(mis|nuestros) datos\b/,
+  /\b(mijn|onze|al mijn) (persoons)?gegevens (te )?(verwijderen|wissen)\b|\bniet meer te (mailen|e-?mailen|contacteren|benaderen)\b/,
 ];
 
 const PATTERNS = [...OPT_OUT, ...MORE_REQUESTS].map((re) => new RegExp(re.source, re.flags.replace('g', '') + 'g'));

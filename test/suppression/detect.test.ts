@@ -168,3 +168,24 @@ describe('requests the first fresh classifier sets found missing', () => {
     expect(detectOptOut(text)).toBeNull();
   });
 });
+
+describe('data-protection requests (erasure, objection), round 11', () => {
+  it.each([
+    'Estimados señores: Ejerzo mi derecho de supresión conforme al artículo 17 del RGPD. Les ruego eliminen todos mis datos de sus ficheros.',
+    'Muy Sres. míos: les ruego que se abstengan de remitir a esta dirección nuevas comunicaciones comerciales (art. 21 Ley 34/2002).',
+    'Geachte heer/mevrouw, op grond van de AVG verzoek ik u al mijn persoonsgegevens te verwijderen en mij niet meer te benaderen.',
+    'Ich widerspreche hiermit der Nutzung meiner Daten zu Werbezwecken (Art. 21 DSGVO).',
+    'Hiermit verlange ich die Löschung meiner personenbezogenen Daten.',
+    "Je m'oppose au traitement de mes données à des fins de prospection.",
+    'I am exercising my right to erasure under Article 17 GDPR.',
+  ])('%s', (text) => {
+    expect(detectOptOut(text)).not.toBeNull();
+  });
+
+  it.each([
+    'Wie gehen Sie mit der Löschung meiner Daten um, falls wir kündigen?',
+    'How do you handle the right to be forgotten for our customers?',
+  ])('a question about data protection is not a request: %s', (text) => {
+    expect(detectOptOut(text)).toBeNull();
+  });
+});
