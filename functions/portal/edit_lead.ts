@@ -1,12 +1,11 @@
 import { editPortalLead, parsePortalEdit } from '../../lib/portal/edit';
 import { ApiError } from '../../lib/errors';
 import { readForm, type PageArgs } from '../../lib/web/face';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../lib/ids';
 
 /** POST {portal}/leads/{id}: the lead page's form; saved → back to the page (post/redirect/get). */
 export async function editLead({ c, services, base, session, params, problem }: PageArgs) {
-  if (!UUID.test(params.id)) return problem(404, 'Not found', 'There is no lead at this address.');
+  if (!isUuid(params.id)) return problem(404, 'Not found', 'There is no lead at this address.');
   const form = (await readForm(c)) ?? {};
   const edit = parsePortalEdit(form);
   try {

@@ -7,11 +7,11 @@ import { randomToken, sha256Hex, timingSafeEqualStr } from '../crypto/secrets';
 import type { Db } from '../db/types';
 import { notFound } from '../errors';
 import { requireClient } from './clients';
+import { isUuid } from '../ids';
 
 export type BridgeHook = typeof bridgeHooks.$inferSelect;
 
 const SECRET_PREFIX = 'brsec_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Where the table tool posts its rows: {studio_api_url}/v1/bridge/inbound/{hook_id} (agency-operator.md §1). */
 export const bridgeUrl = (baseUrl: string, hookId: string) => `${baseUrl.replace(/\/+$/, '')}/v1/bridge/inbound/${hookId}`;
@@ -59,7 +59,7 @@ export async function updateBridgeHook(db: Db, a: { hookId: string; enabled: boo
  * unknown hook, so the answer takes as long either way.
  */
 export async function authenticateHook(db: Db, hookId: string, presented: string | undefined): Promise<BridgeHook | null> {
-  if (!presented || !UUID.test(hookId)) return null;
+  if (!presented || !isUuid(hookId)) return null;
   const [hook] = await db.select().from(bridgeHooks).where(eq(bridgeHooks.id, hookId));
   const presentedHash = await sha256Hex(presented);
   if (!hook) return null;

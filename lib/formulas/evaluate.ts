@@ -15,14 +15,13 @@ import { factsOf, leadValue, missingInputs } from './fields';
 import { LIBRARY_BY_KEY, libraryDef } from './library';
 import { cellOf } from './cell';
 import type { CellResult, FormulaDef } from './types';
+import { isUuid } from '../ids';
 
 export type EvalContext = { db: Db; orgId: string; clientId: string; now: Date };
 
 /** Credits per cell written by a question step and by a vacancy search (formula steps carry their own cost). */
 export const QUESTION_COST = 1;
 export const VACANCY_COST = 1;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type OwnFormulaRow = typeof formulas.$inferSelect;
 
@@ -43,7 +42,7 @@ export const ownDef = (r: OwnFormulaRow): FormulaDef => ({
 export async function resolveFormula(db: Db, orgId: string, ref: string): Promise<FormulaDef | null> {
   const shared = LIBRARY_BY_KEY.get(ref);
   if (shared) return libraryDef(shared);
-  if (!UUID_RE.test(ref)) return null;
+  if (!isUuid(ref)) return null;
   const [row] = await db
     .select()
     .from(formulas)

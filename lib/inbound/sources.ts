@@ -4,6 +4,7 @@ import { randomToken, sha256Hex, timingSafeEqualStr } from '../crypto/secrets';
 import type { Db } from '../db/types';
 import { recordDecision } from '../decisions/record';
 import { notFound } from '../errors';
+import { isUuid } from '../ids';
 
 // Inbound sources: the reply webhooks of an organization's sending tools (admin API creates them). The secret is
 // shown once; only its SHA-256 is kept, like API keys, so a database leak does not let anyone post replies.
@@ -11,7 +12,6 @@ import { notFound } from '../errors';
 export type InboundSource = typeof inboundSources.$inferSelect;
 
 const SECRET_PREFIX = 'insec_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const hashSecret = (secret: string) => sha256Hex(secret);
 
 /** The address a sending tool posts its reply webhook to. */
@@ -82,7 +82,7 @@ export async function updateInboundSource(db: Db, a: { sourceId: string; input: 
  * or missing secret: the caller cannot tell which). Hashes are compared in constant time.
  */
 export async function authenticateSource(db: Db, sourceId: string, presented: string | undefined): Promise<InboundSource | null> {
-  if (!presented || !UUID.test(sourceId)) return null;
+  if (!presented || !isUuid(sourceId)) return null;
   const [source] = await db.select().from(inboundSources).where(eq(inboundSources.id, sourceId));
   const presentedHash = await hashSecret(presented);
   if (!source) return null;

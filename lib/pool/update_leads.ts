@@ -11,11 +11,11 @@ import { ApiError, type ErrorDetail } from '../errors';
 import { addColumns, coerceTo, columnsOf, FIXED_FIELDS, inferType, MAX_NEW_COLUMNS_PER_CALL, normaliseKey, type ColumnType } from './columns';
 import { ENRICH_FIELD_NAMES, ENRICH_FIELDS, isEnrichField, parseEnrichValue, type EnrichField } from './fixed_fields';
 import { cleanEmail } from './map_row';
+import { isUuid } from '../ids';
 
 export const MAX_UPDATE_LEADS = 500;
 export const MANUAL_SOURCE = 'manual (agency)';
 const CUSTOM_TEXT_MAX = 2000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type UpdateLeadsInput = { client_id: string; leads: Record<string, unknown>[]; confirm_token?: string };
 
@@ -43,7 +43,7 @@ export function parseEntries(leads: readonly Record<string, unknown>[]): Entry[]
     const seen = new Map<string, string>();
     for (const [rawKey, v] of Object.entries(raw)) {
       if (rawKey === 'lead_id') {
-        if (typeof v === 'string' && UUID.test(v)) e.leadId = v.toLowerCase();
+        if (typeof v === 'string' && isUuid(v)) e.leadId = v.toLowerCase();
         else problems.push({ path: at(rawKey), message: 'must be the id of a lead (a UUID)' });
         continue;
       }

@@ -5,6 +5,7 @@ import type { Db } from '../db/types';
 import { notFound } from '../errors';
 import type { RecipeDefinition } from './schema';
 import { STARTER_PREFIX, STARTER_TEMPLATES, starterById } from './templates';
+import { isUuid } from '../ids';
 
 export const TemplateSchema = z.object({
   id: z.string().describe('`starter:<name>` for a bundled starter template, else the id of one of the agency\'s own'),
@@ -27,8 +28,6 @@ export const templateView = (t: TemplateRow): TemplateView => ({
   created_at: t.createdAt.toISOString(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The starter set, then the organization's own templates by name. */
 export async function listTemplates(db: Db, orgId: string): Promise<TemplateView[]> {
   const own = await db.select().from(recipeTemplates).where(eq(recipeTemplates.orgId, orgId)).orderBy(asc(recipeTemplates.name));
@@ -44,7 +43,7 @@ export async function findTemplate(db: Db, orgId: string, id: string): Promise<T
     return { id: t.id, name: t.name, description: t.description, source: 'starter', steps: t.definition.steps as Record<string, unknown>[], created_at: null, definition: t.definition };
   }
   // Not a UUID: no row can match, and the database would refuse the comparison.
-  if (!UUID.test(id)) throw notFound(`template ${JSON.stringify(id)}`);
+  if (!isUuid(id)) throw notFound(`template ${JSON.stringify(id)}`);
   const [row] = await db.select().from(recipeTemplates).where(and(eq(recipeTemplates.id, id.toLowerCase()), eq(recipeTemplates.orgId, orgId)));
   if (!row) throw notFound(`template ${JSON.stringify(id)}`);
   return { ...templateView(row), definition: row.definition as RecipeDefinition };

@@ -8,6 +8,7 @@ import type { Db } from '../db/types';
 import { errorText, type Logger } from '../log';
 import type { JobInput, Queue } from '../queue/port';
 import { eventBody, isSubscribed } from './views';
+import { isUuid } from '../ids';
 
 export const DELIVER_JOB = 'webhook.deliver';
 /**
@@ -102,11 +103,9 @@ export function deliverJobs(created: { id: string; orgId: string }[], runAt?: Da
   return jobs;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Which client each event belongs to, through its campaign (or its reply's campaign); null when none. */
 export async function eventClients(tx: Db, pending: PendingEvent[]) {
-  const str = (v: unknown) => (typeof v === 'string' && UUID.test(v) ? v : null);
+  const str = (v: unknown) => (typeof v === 'string' && isUuid(v) ? v : null);
   const campaignIds = [...new Set(pending.map((e) => str(e.data.campaign_id)).filter((v): v is string => v !== null))];
   const replyIds = [...new Set(pending.map((e) => str(e.data.reply_id)).filter((v): v is string => v !== null))];
   const byCampaign = new Map<string, string | null>();
