@@ -71,12 +71,18 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** One problem of a refused request: where (`limit`, `previous_messages.3.role`, `body`) and what is wrong there. */
 export type ErrorDetail = { path: string; message: string };
 
+/**
+ * Values a refusal's message states in words, typed for callers that write their own (the review desk's pages).
+ * Never part of the API envelope: the message says the same to integrators.
+ */
+export type ErrorFacts = { sentAt?: Date; nextContactInSec?: number };
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { retryAfter?: number; body?: Record<string, unknown>; details?: ErrorDetail[] } = {},
+    readonly extra: { retryAfter?: number; body?: Record<string, unknown>; details?: ErrorDetail[]; facts?: ErrorFacts } = {},
   ) {
     super(message);
     this.status = ERROR_STATUS[code];

@@ -36,7 +36,7 @@ export async function claimSend(limits: Limits, keyId: string, leadId: string): 
       error: new ApiError(
         'lead_recently_contacted',
         `this lead was contacted within the last 15 minutes; the next contact is possible in ${cooldown.retryAfterSec} s`,
-        { retryAfter: LEAD_COOLDOWN_SEC },
+        { retryAfter: LEAD_COOLDOWN_SEC, facts: { nextContactInSec: cooldown.retryAfterSec } },
       ),
     };
   }

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drafts, replies } from '../../schema';
 import { approveDraft, sendReply } from '../../lib/sending';
-import { freshLimitWindow, startTestEnv, type TestEnv } from '../helpers/harness';
+import { freshLimitWindow, startTestEnv, TIER, type TestEnv } from '../helpers/harness';
 import { newTenant } from '../helpers/tenant';
 import { act, draftShaOf, queuedDraft, queueIdsOf, signInDesk } from './desk_helpers';
 import { invitePortalUser, page, signIn } from './portal_helpers';
@@ -184,6 +184,19 @@ describe('approve and send', () => {
     expect(res.html).toMatch(/try again in 1[45] minutes/);
     expect(await draftRow(second.id)).toBeTruthy();
     expect(await outbox(t)).toHaveLength(1);
+  });
+
+  it.skipIf(TIER === 'integration')('the cooldown page says the time left, not the whole 15 minutes (the in-process limits follow the test clock)', async () => {
+    const t = await newTenant(env);
+    const desk = await signInDesk(env, t);
+    const first = (await t.reply({ from_email: 'lou@prospect.io' })).reply;
+    const second = await queuedDraft(t, 'About Pipedrive: yes.', { from_email: 'lou@prospect.io' });
+    expect((await t.call('POST', `/v1/replies/${first.id}/send`, { key: await keyAt(t, 2), body: { body: 'Sent first' } })).status).toBe(200);
+    env.clock.advance(11 * 60_000);
+    const res = await act(env, desk, second.id, 'approve');
+    expect(res.status).toBe(429);
+    expect(res.html).toMatch(/try again in 4 minutes/);
+    expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(240);
   });
   it('counts the send limit per desk user: the 6th approval in a minute is a 429 page, a colleague may still send', async () => {
     const t = await newTenant(env);

@@ -8,13 +8,13 @@ const minutes = (sec: number) => Math.max(1, Math.ceil(sec / 60));
 
 /**
  * The governed-send refusals as a reviewer reads them: what happened, that nothing (more) was sent, what to do.
- * The verbs' messages are written for API callers; the times they carry are taken from them.
+ * The verbs' messages are written for API callers; the times they state come with the error as facts.
  */
 export function deskRefusal(err: ApiError): Refusal {
   switch (err.code) {
     case 'already_sent': {
-      const at = /at (\d{4}-\d{2}-\d{2}T\d{2}:\d{2})/.exec(err.message)?.[1];
-      return { status: 409, title: 'Already sent', message: `This reply was already sent${at ? ` at ${at.replace('T', ' ')} UTC` : ''}, so nothing was sent again.` };
+      const at = err.extra.facts?.sentAt?.toISOString().slice(0, 16).replace('T', ' ');
+      return { status: 409, title: 'Already sent', message: `This reply was already sent${at ? ` at ${at} UTC` : ''}, so nothing was sent again.` };
     }
     case 'no_pending_draft':
       return { status: 409, title: 'No draft waiting', message: 'No draft waits for this reply any more: someone rejected or skipped it, perhaps in another tab. Nothing was sent.' };
@@ -23,7 +23,7 @@ export function deskRefusal(err: ApiError): Refusal {
     case 'send_rate_limit_exceeded':
       return { status: 429, title: 'Too many sends', message: `You may send at most ${SENDS_PER_MINUTE} replies a minute from the desk. Nothing was sent; try again in a minute.`, retryAfterSec: 60 };
     case 'lead_recently_contacted': {
-      const sec = Number(/in (\d+) s/.exec(err.message)?.[1] ?? 900);
+      const sec = err.extra.facts?.nextContactInSec ?? err.extra.retryAfter ?? 900;
       return {
         status: 429,
         title: 'Contacted recently',
