@@ -72,6 +72,17 @@ export function parsePortalEdit(form: Record<string, string>): PortalEdit {
 export async function editPortalLead({ services, session, leadId, edit }: { services: Services; session: WebSession; leadId: string; edit: PortalEdit }) {
   const deps: CrmWriteDeps = { db: services.db, limits: services.limits, auth: portalWriter(session), now: services.clock.now(), portalUrl: services.config.portalUrl };
   let lead = await updateCrmLead({ deps, leadId, input: edit.patch });
-  if (edit.note) lead = await addCrmNote({ deps, leadId, text: edit.note });
+  if (!edit.note) return lead;
+  try {
+    lead = await addCrmNote({ deps, leadId, text: edit.note });
+  } catch (err) {
+    // The fields are saved by now (their own transaction): say so, or the person re-enters them into a stale form.
+    const fieldsChanged = Object.keys(edit.patch).some((k) => k !== 'if_updated_at');
+    if (err instanceof ApiError && fieldsChanged) {
+      const why = err.code === 'crm_write_rate_limited' ? 'too many changes were made in the last minute; add it again in a minute' : err.message;
+      throw new ApiError(err.code, `Your other changes were saved, but the note was not: ${why}.`, err.extra);
+    }
+    throw err;
+  }
   return lead;
 }

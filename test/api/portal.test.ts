@@ -2,7 +2,7 @@
 // lead page at the CRM thread_url, tenant isolation, CSRF, escaping and the pages' CSP.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { recordSecret } from '../helpers/secret_scan';
-import { startTestEnv, type TestEnv } from '../helpers/harness';
+import { freshLimitWindow, startTestEnv, type TestEnv } from '../helpers/harness';
 import { newTenant } from '../helpers/tenant';
 import { crmTenant, listAll } from './crm_helpers';
 import { cookiePair, csrfOf, invitePortalUser, leadIdsOf, page, signIn } from './portal_helpers';
@@ -303,6 +303,26 @@ describe('editing a lead from the portal', () => {
     const now = (await t.crm('GET', `/v1/crm/leads/${leadId}`)).json.lead;
     expect(now.phase).toBe('proposal');
     expect(now.notes).toHaveLength(1);
+  });
+
+  it('when the note hits the write limit after the fields were saved, the page says the fields were saved', async () => {
+    const t = await crmTenant(env);
+    const { leadId } = await t.lead({ classification: 'hot' });
+    const cookie = await signIn(env, (await invitePortalUser(t)).sign_in_url);
+    const csrf = csrfOf((await page(env, `/portal/leads/${leadId}`, { cookie })).html);
+    await freshLimitWindow(env);
+    // 59 field saves (one write each), then a phase with a note: the phase is the 60th write, the note the 61st.
+    const seen = async () => (await t.crm('GET', `/v1/crm/leads/${leadId}`)).json.lead.crm_updated_at ?? '';
+    for (let i = 0; i < 59; i++) {
+      const r = await page(env, `/portal/leads/${leadId}`, { cookie, form: { _csrf: csrf, if_updated_at: await seen(), phase: i % 2 ? 'contacted' : 'discovery' } });
+      expect(r.status, r.html).toBe(303);
+    }
+    const res = await page(env, `/portal/leads/${leadId}`, { cookie, form: { _csrf: csrf, if_updated_at: await seen(), phase: 'proposal', note: 'Sent the deck' } });
+    expect(res.status).toBe(429);
+    expect(res.html).toContain('Your other changes were saved, but the note was not');
+    const lead = (await t.crm('GET', `/v1/crm/leads/${leadId}`)).json.lead;
+    expect(lead.phase).toBe('proposal');
+    expect(lead.notes).toEqual([]);
   });
 
   it('refuses bad input, a missing CSRF token and leads it may not see', async () => {
