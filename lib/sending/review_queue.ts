@@ -16,23 +16,23 @@ export type ReviewItem = {
 };
 
 /**
- * GET /v1/replies?status=queued: the drafts waiting for review, oldest first (a review queue is worked in
- * order), each with the reply it answers; the reply body is the prospect's own text, quoted thread stripped.
- * `clientId` narrows it to one client's campaigns.
+ * The drafts waiting for review, oldest queued first, ties by reply id (a review queue is worked in order), one page,
+ * with the reply, its campaign's name and the queuing key (name and autonomy level; null once the key is deleted).
+ * The API's listing below and the review desk (lib/desk/queue.ts) shape the same rows. `clientId` narrows it to one
+ * client's campaigns (already checked to be the caller's: lib/leads/reply_listing.ts).
  */
-export async function listReviewQueue({ db, tenant, clientId, limit, offset }: { db: Db; tenant: Tenant; clientId?: string; limit: number; offset: number }) {
-  const where: SQL[] = [eq(drafts.orgId, tenant.orgId), eq(replies.status, 'queued')];
+export async function selectQueuedDrafts({ db, tenant, clientId, limit, offset }: { db: Db; tenant: Tenant; clientId?: string; limit: number; offset: number }) {
+  const where: SQL[] = [eq(drafts.orgId, tenant.orgId), eq(replies.orgId, tenant.orgId), eq(replies.status, 'queued')];
   if (tenant.clientId) where.push(eq(campaigns.clientId, tenant.clientId));
-  // `clientId`: only that client's drafts (already checked to be the caller's: lib/leads/reply_listing.ts).
   if (clientId) where.push(eq(campaigns.clientId, clientId));
   const filter = and(...where);
-  const [page, [{ total }]] = await Promise.all([
+  const [rows, [{ total }]] = await Promise.all([
     db
-      .select({ draft: drafts, reply: replies, campaignName: campaigns.name, queuedBy: apiKeys.name })
+      .select({ draft: drafts, reply: replies, campaignName: campaigns.name, keyName: apiKeys.name, keyLevel: apiKeys.autonomyLevel })
       .from(drafts)
       .innerJoin(replies, eq(replies.id, drafts.replyId))
       .innerJoin(campaigns, eq(campaigns.id, replies.campaignId))
-      .leftJoin(apiKeys, eq(apiKeys.id, drafts.keyId))
+      .leftJoin(apiKeys, and(eq(apiKeys.id, drafts.keyId), eq(apiKeys.orgId, tenant.orgId)))
       .where(filter)
       .orderBy(asc(drafts.queuedAt), asc(drafts.replyId))
       .limit(limit)
@@ -44,14 +44,23 @@ export async function listReviewQueue({ db, tenant, clientId, limit, offset }: {
       .innerJoin(campaigns, eq(campaigns.id, replies.campaignId))
       .where(filter),
   ]);
-  const items: ReviewItem[] = page.map(({ draft, reply, campaignName, queuedBy }) => ({
+  return { rows, total: Number(total) };
+}
+
+/**
+ * GET /v1/replies?status=queued: the drafts waiting for review (selectQueuedDrafts), each with the reply it answers;
+ * the reply body is the prospect's own text, quoted thread stripped.
+ */
+export async function listReviewQueue(args: { db: Db; tenant: Tenant; clientId?: string; limit: number; offset: number }) {
+  const { rows, total } = await selectQueuedDrafts(args);
+  const items: ReviewItem[] = rows.map(({ draft, reply, campaignName, keyName }) => ({
     reply_id: reply.id,
     suggestion_id: draft.suggestionId,
     body: draft.body,
     queued_at: draft.queuedAt.toISOString(),
     reason: draft.reason,
-    queued_by: queuedBy,
+    queued_by: keyName,
     reply: listedReplyView(reply, campaignName),
   }));
-  return { items, total: Number(total) };
+  return { items, total };
 }
