@@ -248,8 +248,10 @@ const STANDING: Partial<Record<Classification, string[]>> = {
   // An off-topic personal question (the model reads any question as interest), a bare forward (a referral: the
   // model confuses it with a hand-off, same verbs), someone busy today.
   cold: ['cold.personal', 'cold.plain_forward', 'cold.busy_hold'],
-  // A hand-off for an opinion, and the deferrals of rules 4 and 5.
-  warm: ['warm.hand_off', ...DEFERRAL],
+  // A hand-off for an opinion, a request for material to read (added after the blind sets were scored: the model,
+  // having learned "merci de ne plus m'envoyer" as a no, read "Merci de m'envoyer la documentation." as one; the
+  // cross-validation did not move), and the deferrals of rules 4 and 5.
+  warm: ['warm.hand_off', 'warm.send_info_xx', 'warm.more_info', ...DEFERRAL],
 };
 
 /** True when the rules' verdict stands without asking the learned layer. */

@@ -78,6 +78,8 @@ describe('rules and model together', () => {
       ["I'm out of office until the 14th. Let's book a call when I'm back.", 'hot'],
       ['This address is no longer in use. Please write to hello@northfield.io instead.', 'ooo'],
       ["I'm in meetings all day, will reply tomorrow.", 'cold'],
+      // The model alone reads this as a no (it learned "merci de ne plus m'envoyer"); a material request is warm.
+      ["Merci de m'envoyer la documentation.", 'warm'],
     ] as const) {
       const rules = classifyRules(text);
       expect(rules.classification).toBe(label);
