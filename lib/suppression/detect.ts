@@ -49,17 +49,32 @@ const MORE_REQUESTS: RegExp[] = [
   /\bdejen de (escribir|enviar|contactar|mandar)/,
   /\bno (quiero|queremos|deseo|deseamos) recibir mas (correos|e-?mails|mails|mensajes)\b|\bno (me|nos) (escriban|escribas|envien|mandes|manden) mas\b/,
   /\b(darse|darnos) de baja\b|\bbaja de (la|su|vuestra) lista\b/,
-  // Data-protection requests (GDPR art. 17 erasure, art. 21 objection; Spain's LSSI art. 21 for commercial mail):
-  // formal letters that never say "unsubscribe" but leave no doubt. Seen in round 11 of the classifier sets, where
-  // the label was right (not_interested) and the do-not-contact list stayed empty.
-  /\b(exercise|exercising) my right (to erasure|to object|to be forgotten)\b|\bi (hereby )?object to (the )?(processing|use) of my (personal )?data\b/,
-  /\bwiderspreche (ich )?(hiermit )?der (nutzung|verarbeitung|verwendung) meiner (personenbezogenen )?daten\b|\b(bitte|verlange|beantrage|fordere)[^.?!\n]{0,30}\bloschung (meiner|aller meiner) (personenbezogenen )?daten\b|\bloschen sie (bitte )?(alle )?meine (personenbezogenen )?daten\b/,
-  /\bje m'oppose (au traitement|a l'utilisation) de mes donnees\b|\b(j'exerce|exercer) mon droit (d'opposition|a l'effacement|de suppression)\b/,
-  /\b(ejerzo|ejercito|ejercer) (mi|el) derecho de (supresion|oposicion|cancelacion)\b|\bse abstengan? de (enviar|remitir|mandar)(me|nos)?\b|\beliminen? (todos )?(mis|nuestros) datos\b/,
-  /\b(mijn|onze|al mijn) (persoons)?gegevens (te )?(verwijderen|wissen)\b|\bniet meer te (mailen|e-?mailen|contacteren|benaderen)\b/,
 ];
 
 const PATTERNS = [...OPT_OUT, ...MORE_REQUESTS].map((re) => new RegExp(re.source, re.flags.replace('g', '') + 'g'));
+
+/**
+ * Data-protection requests (GDPR art. 17 erasure, art. 21 objection, a withdrawn consent; Spain's LSSI art. 21 for
+ * commercial mail): formal letters that never say "unsubscribe" but leave no doubt. Only first-person or imperative
+ * forms, and never inside a question (DATA_QUESTION): "how do I exercise my right to erasure?" asks about the
+ * product. Seen in round 11 of the classifier sets, labelled not_interested with the do-not-contact list empty.
+ */
+const DATA_PROTECTION = [
+  /\bi (hereby )?(object|am objecting) to (the )?(processing|use) of my (personal )?data\b|\bi (hereby )?(withdraw|revoke) my consent\b/,
+  /\bi (hereby )?(request|demand) the (erasure|deletion) of (all )?(of )?my (personal )?data\b|\bi (am exercising|hereby exercise) my right (to erasure|to object|to be forgotten)\b/,
+  /\b(please )?(delete|erase|remove) all (of )?my (personal )?data\b|\bplease (remove|erase) my (personal )?data\b/,
+  /\bwiderspreche (ich )?(hiermit )?der (nutzung|verarbeitung|verwendung) meiner (personenbezogenen )?daten\b|\bich (widerrufe|entziehe) (hiermit )?meine einwilligung\b|\bich lege (hiermit )?widerspruch (gegen|ein)\b/,
+  /\b(ich (verlange|beantrage|fordere)|(verlange|beantrage|fordere) ich) (hiermit )?die loschung (meiner|aller meiner) (personenbezogenen )?daten\b|\bloschen sie (bitte )?(alle )?meine (personenbezogenen )?daten\b/,
+  /\bje m'oppose (au traitement|a l'utilisation|a l'exploitation) de mes donnees\b|\bje retire mon consentement\b|\bj'exerce mon droit (d'opposition|a l'effacement|de suppression|a l'oubli)\b/,
+  /\bmerci d'effacer (toutes )?mes donnees\b|\b(effacez|supprimez) (toutes )?mes donnees\b/,
+  /\b(ejerzo|ejercito) (mi|el) derecho (de supresion|de oposicion|de cancelacion|al olvido)\b|\bsolicito la (supresion|eliminacion|cancelacion) de (todos )?mis datos\b/,
+  /\bse abstengan? de (enviar|remitir|mandar)(me|nos)? [^.?!\n]{0,60}\b(comunicaciones|correos|e-?mails|publicidad|mensajes)\b|\b(eliminen|borren|supriman) (todos )?mis datos\b/,
+  /\bik (maak|teken) (hierbij )?bezwaar (tegen|aan)\b|\bik trek (hierbij )?mijn toestemming in\b|\bverwijder (al )?mijn persoonsgegevens\b/,
+  /\b(verzoek|vraag) ik (u|jullie) (om )?(al )?mijn (persoons)?gegevens te (verwijderen|wissen)\b|\b(mij|ons) niet meer te (mailen|e-?mailen|contacteren|benaderen)\b/,
+].map((re) => new RegExp(re.source, 'g'));
+// A sentence that asks: it ends in "?" or opens with a question word.
+const QUESTION_OPENING =
+  /^\s*(how|can|could|may|what|when|do|does|is|are|wie|kann|konnen|wann|was|muss|comment|quand|puis|pouvez|est-ce|como|cuando|puedo|pueden|podemos|hoe|kan|kunnen|wanneer|moet)\b/;
 
 // A negator shortly before the request, in the same clause, with only "want to"-style words between:
 // "I don't want to unsubscribe", "ich möchte mich nicht abmelden", "je ne veux pas me désinscrire",
@@ -96,6 +111,13 @@ export function detectOptOut(text: string): OptOutRequest | null {
   if (!own) return null;
   // Also with punctuation flattened, as the classifier does: "Stop. Emailing. Me."
   const flat = own.replace(/[.,;!]+/g, ' ').replace(/\s+/g, ' ');
+  for (const re of DATA_PROTECTION) {
+    for (const m of own.matchAll(re)) {
+      if (m.index! >= SCAN_CHARS) break;
+      if (negated(own, m.index!) || asked(own, m.index!)) continue;
+      return { phrase: sentenceAround(own, m.index!, m[0].length) };
+    }
+  }
   for (const candidate of flat === own ? [own] : [own, flat]) {
     for (const re of PATTERNS) {
       for (const m of candidate.matchAll(re)) {
@@ -127,6 +149,14 @@ function sentenceOf(text: string, index: number): string {
   const after = text.slice(index, index + CONTEXT_CHARS);
   const ends = ['\n', '.', '!', '?'].map((p) => after.indexOf(p)).filter((i) => i >= 0);
   return text.slice(start, index + (ends.length ? Math.min(...ends) : after.length));
+}
+
+/** Whether the sentence around `index` is a question (a data-protection question is no request). */
+function asked(text: string, index: number): boolean {
+  const after = text.slice(index, index + CONTEXT_CHARS);
+  const ends = ['\n', '.', '!', '?'].map((p) => after.indexOf(p)).filter((i) => i >= 0);
+  if (ends.length && after[Math.min(...ends)] === '?') return true;
+  return QUESTION_OPENING.test(sentenceOf(text, index));
 }
 
 function mentionOnly(text: string, index: number): boolean {

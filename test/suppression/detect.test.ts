@@ -169,23 +169,39 @@ describe('requests the first fresh classifier sets found missing', () => {
   });
 });
 
-describe('data-protection requests (erasure, objection), round 11', () => {
+describe('data-protection requests (erasure, objection, consent withdrawn), round 11', () => {
   it.each([
     'Estimados señores: Ejerzo mi derecho de supresión conforme al artículo 17 del RGPD. Les ruego eliminen todos mis datos de sus ficheros.',
     'Muy Sres. míos: les ruego que se abstengan de remitir a esta dirección nuevas comunicaciones comerciales (art. 21 Ley 34/2002).',
+    'Solicito la supresión de mis datos personales.',
     'Geachte heer/mevrouw, op grond van de AVG verzoek ik u al mijn persoonsgegevens te verwijderen en mij niet meer te benaderen.',
+    'Ik maak bezwaar tegen de verwerking van mijn persoonsgegevens.',
     'Ich widerspreche hiermit der Nutzung meiner Daten zu Werbezwecken (Art. 21 DSGVO).',
     'Hiermit verlange ich die Löschung meiner personenbezogenen Daten.',
+    'Ich widerrufe meine Einwilligung.',
+    'Ich lege Widerspruch gegen die Verarbeitung meiner Daten ein.',
     "Je m'oppose au traitement de mes données à des fins de prospection.",
+    'Je retire mon consentement.',
+    "Merci d'effacer mes données.",
     'I am exercising my right to erasure under Article 17 GDPR.',
+    'I withdraw my consent to any marketing.',
+    'Please delete all my data.',
   ])('%s', (text) => {
     expect(detectOptOut(text)).not.toBeNull();
   });
 
   it.each([
     'Wie gehen Sie mit der Löschung meiner Daten um, falls wir kündigen?',
+    'Können Sie bitte kurz die Löschung meiner Daten erläutern?',
     'How do you handle the right to be forgotten for our customers?',
-  ])('a question about data protection is not a request: %s', (text) => {
+    'How do I exercise my right to erasure?',
+    'Can I object to the processing of my data later on?',
+    "Comment exercer mon droit d'opposition ?",
+    '¿Cómo puedo ejercer mi derecho de supresión?',
+    'Hoe lang duurt het om onze gegevens te verwijderen als we opzeggen?',
+    'Kunnen jullie mijn gegevens verwijderen als we stoppen?',
+    'Les rogamos que se abstengan de enviar facturas en papel.',
+  ])('a question about data protection, or another request, is not an opt-out: %s', (text) => {
     expect(detectOptOut(text)).toBeNull();
   });
 });
