@@ -77,7 +77,9 @@ export async function editPortalLead({ services, session, leadId, edit }: { serv
     lead = await addCrmNote({ deps, leadId, text: edit.note });
   } catch (err) {
     // The fields are saved by now (their own transaction): say so, or the person re-enters them into a stale form.
-    const fieldsChanged = Object.keys(edit.patch).some((k) => k !== 'if_updated_at');
+    // The form always posts every field; whether they changed anything shows in the change stamp it read.
+    const stamp = (v: string | null | undefined) => (v ? Date.parse(v) : null);
+    const fieldsChanged = stamp(lead.crm_updated_at) !== stamp(edit.patch.if_updated_at);
     if (err instanceof ApiError && fieldsChanged) {
       const why = err.code === 'crm_write_rate_limited' ? 'too many changes were made in the last minute; add it again in a minute' : err.message;
       throw new ApiError(err.code, `Your other changes were saved, but the note was not: ${why}.`, err.extra);

@@ -317,13 +317,25 @@ describe('editing a lead from the portal', () => {
       const r = await page(env, `/portal/leads/${leadId}`, { cookie, form: { _csrf: csrf, if_updated_at: await seen(), phase: i % 2 ? 'contacted' : 'discovery' } });
       expect(r.status, r.html).toBe(303);
     }
-    const res = await page(env, `/portal/leads/${leadId}`, { cookie, form: { _csrf: csrf, if_updated_at: await seen(), phase: 'proposal', note: 'Sent the deck' } });
+    // The whole form, as the page posts it: the phase changes, the rest stays.
+    const full = async (phase: string, note: string) => ({ _csrf: csrf, if_updated_at: await seen(), phase, next_action_date: '', next_action_note: '', note });
+    const res = await page(env, `/portal/leads/${leadId}`, { cookie, form: await full('proposal', 'Sent the deck') });
     expect(res.status).toBe(429);
     expect(res.html).toContain('Your other changes were saved, but the note was not');
     const lead = (await t.crm('GET', `/v1/crm/leads/${leadId}`)).json.lead;
     expect(lead.phase).toBe('proposal');
     expect(lead.notes).toEqual([]);
-  });
+    // A note alone (the fields posted unchanged) that hits the limit says nothing was saved besides. A colleague
+    // (the limit is per person, so this holds in the real limiter's minute too) makes 59 writes, then the note.
+    const cookie2 = await signIn(env, (await invitePortalUser(t)).sign_in_url);
+    const csrf2 = csrfOf((await page(env, `/portal/leads/${leadId}`, { cookie: cookie2 })).html);
+    await freshLimitWindow(env);
+    for (let i = 0; i < 59; i++) expect((await page(env, `/portal/leads/${leadId}`, { cookie: cookie2, form: { _csrf: csrf2, if_updated_at: await seen(), phase: i % 2 ? 'proposal' : 'negotiation' } })).status).toBe(303);
+    const phaseNow = (await t.crm('GET', `/v1/crm/leads/${leadId}`)).json.lead.phase;
+    const noteOnly = await page(env, `/portal/leads/${leadId}`, { cookie: cookie2, form: { ...(await full(phaseNow, 'Just a note')), _csrf: csrf2 } });
+    expect(noteOnly.status).toBe(429);
+    expect(noteOnly.html).not.toContain('other changes were saved');
+  }, 120_000); // the integration tier may wait twice for a fresh limit window (up to 20 s each)
 
   it('refuses bad input, a missing CSRF token and leads it may not see', async () => {
     const t = await crmTenant(env);
