@@ -97,6 +97,20 @@ describe('rules and model together', () => {
     expect(classifyOffline('On holiday this week, but the answer is simple: no thanks, we just renewed with our current supplier for three years.').classification).toBe('not_interested');
     expect(classifyOffline('Estoy de vacaciones hasta el lunes. ¿Funciona con SAP Business One?').classification).toBe('warm');
     expect(classifyOffline('Out of office until Monday.').classification).toBe('ooo');
+    // A notice's stock questions are no question of the writer's own.
+    for (const notice of ["I'm out of the office until 12 May. Any questions? Please contact my colleague Anna.", 'Ich bin bis zum 12. Mai nicht im Büro. Fragen? Wenden Sie sich an Herrn Kurz.']) {
+      const r = classifyRules(notice);
+      expect(r.classification).toBe('ooo');
+      expect(r.signals).not.toContain('rule.away_with_question');
+    }
+  });
+
+  it('lets the model weigh a price-list request that is to be read later (material, warm) but not one asked plainly', () => {
+    for (const text of ['Mándame los precios y lo reviso la semana que viene con mi socio.', 'Stuur me de prijzen, dan kijk ik er na de zomer naar.', "Email me your rates and I'll look at them after the holidays."]) {
+      expect(rulesDecide(classifyRules(text))).toBe(false);
+      expect(classifyOffline(text).classification).toBe('warm');
+    }
+    expect(classifyOffline('Sounds interesting, can you send over pricing?').classification).toBe('hot');
   });
 
   it('keeps rule 4 (a no with a time qualifier is warm) out of the model\'s reach', () => {
