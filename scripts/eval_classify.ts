@@ -35,7 +35,8 @@ const SETS: [string, string][] = [
 /**
  * Sets written after the last tuning, scored as blind rows (misses listed) and never used for training or the
  * cross-validation. One line per set, e.g. `['ninth fresh set (blind)', 'replies.fresh9.json'],`; a file that is
- * not there is skipped. Once a blind set has been scored, it moves to SETS and to TRAINING_SETS.
+ * not there is skipped. Once scored, a blind set either joins SETS and TRAINING_SETS (fresh5–fresh8) or stays out of
+ * training as a standing unseen measurement (fresh9–fresh12; fresh11 and fresh12 are also floors in eval.test.ts).
  */
 const BLIND_SETS: [string, string][] = [
   ['eleventh fresh set (blind: written during round 11, scored once after it)', 'replies.fresh11.json'],
