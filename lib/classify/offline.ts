@@ -63,6 +63,9 @@ function dropSignoff(text: string): string {
   return text;
 }
 
+/** Sentences and lines: what an absence notice's referral and a person's own question are read in. */
+const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+|\n+/);
+
 function negated(text: string, index: number): boolean {
   let prefix = text.slice(Math.max(0, index - 40), index);
   // A contrast word starts a new clause: "not sure yet but happy to take a call".
@@ -156,7 +159,7 @@ function rulesOn(own: string, subject: string): OfflineResult {
   let { scores, signals } = score(own);
   if (autoSubject || returnDate || scores.ooo > 0) {
     // Absence notice: drop the "if urgent, call/contact …" sentences and rescore.
-    const sentences = own.split(/(?<=[.!?])\s+|\n+/);
+    const sentences = sentencesOf(own);
     const kept = sentences.filter((x) => !ABSENCE_REFERRAL.test(x));
     if (kept.length < sentences.length) ({ scores, signals } = score(kept.join('\n')));
   }
@@ -205,8 +208,7 @@ const NOTICE_QUESTION = /\b(questions?|fragen|preguntas|vragen|dringend|urgent\w
 
 /** A question of the writer's own in a reply that mentions an absence: four words or more, not a notice's. */
 function ownQuestion(own: string): boolean {
-  return own
-    .split(/(?<=[.!?])\s+|\n+/)
+  return sentencesOf(own)
     .map((x) => x.trim())
     .some((x) => x.endsWith('?') && x.split(/\s+/).length >= 4 && !ABSENCE_REFERRAL.test(x) && !NOTICE_QUESTION.test(x));
 }

@@ -4,7 +4,8 @@ import { sha256Hex } from '../crypto/secrets';
 import type { Db } from '../db/types';
 import { alreadySent, draftChangedMeanwhile, noPendingDraft } from '../sending/refusals';
 import type { Tenant } from '../tenancy';
-import { isReplyId, noReplyHere } from './reply';
+import { isUuid } from '../ids';
+import { noReplyHere } from './reply';
 
 /**
  * What a reviewer approves is the text they read. approveDraft sends the draft "as it stands", and a key may
@@ -17,7 +18,7 @@ export const draftFingerprint = (body: string) => sha256Hex(body);
 
 /** A reply's state and pending draft (null when none) in the tenant; 404 for an unknown or another tenant's reply. */
 export async function readReplyDraft(db: Db, tenant: Tenant, replyId: string) {
-  if (!isReplyId(replyId)) throw noReplyHere();
+  if (!isUuid(replyId)) throw noReplyHere();
   const [row] = await db
     .select({ status: replies.status, sentAt: replies.sentAt, draft: drafts })
     .from(replies)

@@ -1,6 +1,5 @@
 import type { Db } from '../db/types';
 import { selectQueuedDrafts } from '../sending/review_queue';
-import { parsePageNumber } from '../web/paging';
 import type { Tenant } from '../tenancy';
 
 export const DESK_PAGE_SIZE = 20;
@@ -18,9 +17,6 @@ export type DeskQueueItem = {
   campaignName: string;
   reply: { fromEmail: string; fromName: string | null; subject: string | null; text: string; receivedAt: Date };
 };
-
-/** `?page=N` of the queue: the pages' one rule (lib/web/paging.ts). */
-export const parseQueuePage = parsePageNumber;
 
 /**
  * The drafts waiting for review in the desk user's organization (selectQueuedDrafts, the API listing's query), one

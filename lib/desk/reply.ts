@@ -7,7 +7,6 @@ import { threadOfLead } from '../leads/thread';
 import type { Tenant } from '../tenancy';
 import type { QueuingKey } from './queue';
 
-export const isReplyId = isUuid;
 export const noReplyHere = () => new ApiError('not_found', 'There is no reply at this address.');
 
 /**
@@ -16,7 +15,7 @@ export const noReplyHere = () => new ApiError('not_found', 'There is no reply at
  * organization's reply, an unknown id or a malformed one are all the same 404.
  */
 export async function deskReplyPage(db: Db, tenant: Tenant, replyId: string) {
-  if (!isReplyId(replyId)) throw noReplyHere();
+  if (!isUuid(replyId)) throw noReplyHere();
   const [row] = await db
     .select({ reply: replies, leadName: leads.name, leadEmail: leads.email, leadId: leads.id, campaignName: campaigns.name })
     .from(replies)

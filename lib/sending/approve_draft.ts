@@ -5,8 +5,6 @@ import { findReplyForUpdate } from '../leads/find_reply';
 import { tenantOf } from '../tenancy';
 import { auditReply } from './audit';
 import { sendNow } from './send_now';
-
-export { noPendingDraft } from './refusals';
 import { alreadySent, draftChangedMeanwhile, noPendingDraft } from './refusals';
 import { isRefused, keyDetail, type Refused, type SendActor, type SendDeps, type SentResult } from './types';
 

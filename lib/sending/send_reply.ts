@@ -145,4 +145,3 @@ const queued = (replyId: string, reason: QueuedReason, suggestionId: string, rep
   replaced,
 });
 
-export { alreadySent } from './refusals';

@@ -1,10 +1,7 @@
 // Runs one Worker under `wrangler dev` (workerd) for the Worker tests: a free port, the vars passed with --var,
 // wrangler's own files kept inside the repo's ignored .wrangler/, and a stop that ends the whole process group.
 import { spawn, type ChildProcess } from 'node:child_process';
-
 import { freePort } from './free_port';
-
-export { freePort };
 
 export type WranglerDev = { base: string; output: () => string; stop(): void };
 

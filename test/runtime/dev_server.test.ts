@@ -6,7 +6,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/wrangler_dev';
+import { freePort } from '../helpers/free_port';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ris-dev-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

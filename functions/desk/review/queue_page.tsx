@@ -1,6 +1,7 @@
 import { deskTenant } from '../../../lib/desk/actor';
-import { listDeskQueue, parseQueuePage } from '../../../lib/desk/queue';
-import { isReplyId } from '../../../lib/desk/reply';
+import { listDeskQueue } from '../../../lib/desk/queue';
+import { isUuid } from '../../../lib/ids';
+import { parsePageNumber } from '../../../lib/web/paging';
 import { ApiError } from '../../../lib/errors';
 import type { PageArgs } from '../../../lib/web/face';
 import { Layout } from '../../../lib/web/layout';
@@ -14,7 +15,7 @@ const preview = (s: string) => (s.length > PREVIEW_CHARS ? `${s.slice(0, PREVIEW
 export async function queuePage({ c, services, base, session, problem }: PageArgs) {
   let page: number;
   try {
-    page = parseQueuePage(c.req.query('page'));
+    page = parsePageNumber(c.req.query('page'));
   } catch (err) {
     if (err instanceof ApiError) return problem(400, 'No such page', err.message);
     throw err;
@@ -31,7 +32,7 @@ export async function queuePage({ c, services, base, session, problem }: PageArg
       <h1>Drafts waiting for review</h1>
       {confirmation ? (
         <p class="status" role="status">
-          {confirmation} {doneReply && isReplyId(doneReply) ? <a href={`${base}/replies/${doneReply}`}>Open the reply</a> : null}
+          {confirmation} {doneReply && isUuid(doneReply) ? <a href={`${base}/replies/${doneReply}`}>Open the reply</a> : null}
         </p>
       ) : null}
       <p>{total === 0 ? 'Nothing waits for review.' : `${total} draft${total === 1 ? '' : 's'} waiting, oldest first.`}</p>
